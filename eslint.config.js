@@ -1,0 +1,45 @@
+// Lint: typescript-eslint's recommended rules, plus the architecture's import direction
+// (protocol -> store -> provider -> http/web -> cli; client beside protocol), enforced here
+// rather than only in review (ARCHITECTURE.md "Layers").
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Folders a layer must not import from, and why. */
+const layers = {
+  protocol: ['store', 'provider', 'http', 'web', 'cli', 'client', 'config'],
+  client: ['store', 'provider', 'http', 'web', 'cli', 'config'],
+  store: ['provider', 'http', 'web', 'cli', 'client'],
+  provider: ['http', 'web', 'cli', 'client'],
+  http: ['web', 'cli'],
+  web: ['cli'],
+};
+
+const layerRules = Object.entries(layers).map(([layer, forbidden]) => ({
+  files: [`src/${layer}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: forbidden.map((name) => ({
+          group: [`**/${name}/**`, `**/${name}.ts`, `../${name}`],
+          message: `src/${layer} may not import from src/${name} (ARCHITECTURE.md: imports go one way).`,
+        })),
+      },
+    ],
+  },
+}));
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  ...layerRules,
+);

@@ -1,0 +1,112 @@
+/**
+ * RFC 5849 §3.5.1: the `Authorization: OAuth …` header, parsed and built.
+ * Parsing is liberal where real clients vary (scheme in any case, optional whitespace,
+ * quoted or token values, any parameter order) and strict where the spec forbids
+ * (a parameter twice, malformed encoding).
+ */
+import { OAuthError } from './errors.ts';
+import { percentDecode, percentEncode } from './percent-encoding.ts';
+import type { Parameter } from './types.ts';
+
+export interface AuthorizationHeader {
+  /** The realm, if sent; it is never part of the signed parameters (§3.5.1). */
+  readonly realm: string | undefined;
+  /** Decoded name/value pairs in the order received, realm excluded. */
+  readonly parameters: Parameter[];
+}
+
+const SCHEME = /^oauth(?:[ \t]+|$)/i;
+
+/**
+ * Parses an Authorization header value. Returns `undefined` when the scheme is not OAuth
+ * (another scheme is simply not ours); throws `parameter_rejected` when it is OAuth but broken.
+ */
+export function parseAuthorizationHeader(value: string): AuthorizationHeader | undefined {
+  const scheme = SCHEME.exec(value);
+  if (scheme === null) return undefined;
+  const parameters: Parameter[] = [];
+  let realm: string | undefined;
+  const seen = new Set<string>();
+  let i = scheme[0].length;
+  const n = value.length;
+  while (i < n) {
+    // Optional whitespace and empty list elements (RFC 7230 §7 "#rule") are tolerated.
+    const c = value.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x2c) {
+      i++;
+      continue;
+    }
+    const eq = value.indexOf('=', i);
+    if (eq < 0) throw malformed('a parameter without "="');
+    const rawName = value.slice(i, eq).trim();
+    if (rawName === '' || /[\s",]/.test(rawName)) throw malformed('a malformed parameter name');
+    i = eq + 1;
+    while (i < n && (value[i] === ' ' || value[i] === '\t')) i++;
+    let rawValue: string;
+    if (value[i] === '"') {
+      let end = i + 1;
+      rawValue = '';
+      for (; end < n && value[end] !== '"'; end++) {
+        if (value[end] === '\\' && end + 1 < n) end++; // quoted-pair (RFC 7230 §3.2.6)
+        rawValue += value[end];
+      }
+      if (end >= n) throw malformed('an unterminated quoted value');
+      i = end + 1;
+    } else {
+      let end = i;
+      while (end < n && value[end] !== ',' && value[end] !== ' ' && value[end] !== '\t') end++;
+      rawValue = value.slice(i, end);
+      i = end;
+    }
+    while (i < n && (value[i] === ' ' || value[i] === '\t')) i++;
+    if (i < n && value[i] !== ',') throw malformed('parameters not separated by ","');
+    const name = percentDecode(rawName);
+    if (name === 'realm') {
+      if (realm !== undefined) throw repeated('realm');
+      realm = rawValue; // the realm is a plain quoted-string, not percent-encoded
+      continue;
+    }
+    if (!name.startsWith('oauth_')) {
+      throw new OAuthError(
+        'parameter_rejected',
+        `The Authorization header may carry only oauth_* parameters and realm, not "${printable(name)}".`,
+        { advice: { oauth_parameters_rejected: name } },
+      );
+    }
+    if (seen.has(name)) throw repeated(name);
+    seen.add(name);
+    parameters.push([name, percentDecode(rawValue)]);
+  }
+  return { realm, parameters };
+}
+
+/**
+ * Builds `OAuth realm="…", name="value", …` with names and values percent-encoded (§3.5.1).
+ * The scheme is sent as `OAuth`, exactly as the spec spells it.
+ */
+export function buildAuthorizationHeader(parameters: Iterable<Parameter>, realm?: string): string {
+  const parts: string[] = [];
+  if (realm !== undefined) parts.push(`realm="${realm.replace(/["\\]/g, '\\$&')}"`);
+  for (const [name, value] of parameters) {
+    parts.push(`${percentEncode(name)}="${percentEncode(value)}"`);
+  }
+  return parts.length === 0 ? 'OAuth' : `OAuth ${parts.join(', ')}`;
+}
+
+function malformed(what: string): OAuthError {
+  return new OAuthError('parameter_rejected', `The Authorization header has ${what}.`);
+}
+
+function repeated(name: string): OAuthError {
+  return new OAuthError(
+    'parameter_rejected',
+    `The Authorization header gives "${printable(name)}" more than once.`,
+    { advice: { oauth_parameters_rejected: name } },
+  );
+}
+
+/** Names are echoed in messages; keep them short and printable. */
+export function printable(name: string): string {
+  const clean = name.replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > 64 ? `${clean.slice(0, 64)}…` : clean;
+}

@@ -1,0 +1,96 @@
+/**
+ * The `oauth_problem` catalog: every code Latchkey sends, its HTTP status and what a client
+ * developer does about it. Codes come from the OAuth Problem Reporting extension; statuses
+ * follow RFC 5849 §3.2 (400 for a malformed request, 401 for bad credentials).
+ * `docs/errors.md` is generated from this table (`npm run docs:errors`).
+ */
+export const problems = {
+  parameter_absent: {
+    status: 400,
+    when: 'A required parameter is missing.',
+    fix: 'Send every parameter named in oauth_parameters_absent.',
+  },
+  parameter_rejected: {
+    status: 400,
+    when: 'A parameter is malformed, repeated, sent in two places, or not allowed here.',
+    fix: 'Send each protocol parameter once, in one place, correctly percent-encoded.',
+  },
+  signature_method_rejected: {
+    status: 400,
+    when: 'The signature method is unknown or not allowed for this client.',
+    fix: 'Use one of the methods the server advertises and the client registered.',
+  },
+  version_rejected: {
+    status: 400,
+    when: 'oauth_version is present and is not 1.0.',
+    fix: 'Send oauth_version=1.0 or leave it out.',
+  },
+  timestamp_refused: {
+    status: 401,
+    when: 'oauth_timestamp is outside the accepted window (or not in seconds).',
+    fix: 'Send the current time in seconds since the epoch; oauth_acceptable_timestamps gives the range.',
+  },
+  nonce_used: {
+    status: 401,
+    when: 'This nonce was already used with this timestamp, client and token.',
+    fix: 'Generate a fresh random nonce for every request.',
+  },
+  signature_invalid: {
+    status: 401,
+    when: 'The signature does not match the request.',
+    fix: 'Check the base string (method, URI, parameters) and the secrets used to sign.',
+  },
+  consumer_key_unknown: {
+    status: 401,
+    when: 'The client key is not known to this server.',
+    fix: 'Use the client key shown when the app was registered.',
+  },
+  consumer_key_rejected: {
+    status: 401,
+    when: 'The client is known but may not use this server now.',
+    fix: 'Ask the operator why the client was disabled.',
+  },
+  token_rejected: {
+    status: 401,
+    when: 'The token is unknown, or is not valid for this request or this client.',
+    fix: 'Use the token issued to this client for this step of the flow.',
+  },
+  token_used: {
+    status: 401,
+    when: 'The temporary credentials were already exchanged for token credentials.',
+    fix: 'Start the flow again with a new temporary credential request.',
+  },
+  token_expired: {
+    status: 401,
+    when: 'The temporary or token credentials have expired.',
+    fix: 'Start the flow again to get new credentials.',
+  },
+  token_revoked: {
+    status: 401,
+    when: 'The resource owner revoked this token, or denied the request.',
+    fix: 'Ask the owner to authorize the app again.',
+  },
+  verifier_invalid: {
+    status: 401,
+    when: 'oauth_verifier does not match the one given to the owner.',
+    fix: 'Send the verifier exactly as received; after 5 wrong tries start the flow again.',
+  },
+  permission_denied: {
+    status: 403,
+    when: 'The token does not carry the scope this resource requires.',
+    fix: 'Ask the owner to authorize the app with the required scope.',
+  },
+  permission_unknown: {
+    status: 400,
+    when: 'The requested scope names a permission this server does not know.',
+    fix: 'Request only scopes the server documents.',
+  },
+  user_refused: {
+    status: 401,
+    when: 'The resource owner denied the authorization request.',
+    fix: 'Nothing to retry; the owner said no.',
+  },
+} as const satisfies Record<string, { status: number; when: string; fix: string }>;
+
+/** Every `oauth_problem` code; `switch (err.problem)` narrows on it. */
+export type OAuthProblem = keyof typeof problems;

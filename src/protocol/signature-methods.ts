@@ -1,0 +1,149 @@
+/**
+ * RFC 5849 §3.4: signature methods, one descriptor each (HMAC-SHA1 §3.4.2, RSA-SHA1 §3.4.3,
+ * PLAINTEXT §3.4.4), plus the SHA-256/512 variants real providers use (same construction,
+ * other digest). A registry lets a server allow a subset or add its own method.
+ */
+import { createHmac, createPublicKey, sign, timingSafeEqual, verify } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { percentEncode } from './percent-encoding.ts';
+
+/** Key material for signing or verifying one request. */
+export interface SignatureKeys {
+  /** The client shared secret (HMAC, PLAINTEXT). */
+  readonly clientSecret?: string | undefined;
+  /** The token shared secret; the empty string when no token is used (§3.4.2). */
+  readonly tokenSecret?: string | undefined;
+  /** RSA private key (client side). */
+  readonly privateKey?: KeyObject | undefined;
+  /** RSA public key (server side), parsed once per client, never per request. */
+  readonly publicKey?: KeyObject | undefined;
+}
+
+export interface SignatureMethod {
+  /** The `oauth_signature_method` value. */
+  readonly name: string;
+  /** `shared-secret` uses both secrets; `rsa` uses the client's key pair. */
+  readonly keyKind: 'shared-secret' | 'rsa';
+  /** False for PLAINTEXT: no base string, and timestamp and nonce may be omitted (§3.4.4). */
+  readonly usesBaseString: boolean;
+  sign(baseString: string, keys: SignatureKeys): string;
+  /** Compares in constant time where a secret is involved. */
+  verify(baseString: string, signature: string, keys: SignatureKeys): boolean;
+}
+
+/** §3.4.2 / §3.4.4: encoded client secret "&" encoded token secret, "&" always present. */
+export function sharedSecretKey(keys: SignatureKeys): string {
+  return `${percentEncode(keys.clientSecret ?? '')}&${percentEncode(keys.tokenSecret ?? '')}`;
+}
+
+/** Constant-time equality of two strings; unequal lengths still cost a comparison. */
+export function constantTimeEqual(actual: string, expected: string): boolean {
+  const a = Buffer.from(actual, 'utf8');
+  const b = Buffer.from(expected, 'utf8');
+  if (a.length !== b.length) {
+    timingSafeEqual(b, b);
+    return false;
+  }
+  return timingSafeEqual(a, b);
+}
+
+function hmac(name: string, digest: 'sha1' | 'sha256' | 'sha512'): SignatureMethod {
+  const compute = (baseString: string, keys: SignatureKeys) =>
+    createHmac(digest, sharedSecretKey(keys)).update(baseString).digest('base64');
+  return {
+    name,
+    keyKind: 'shared-secret',
+    usesBaseString: true,
+    sign: compute,
+    verify: (baseString, signature, keys) =>
+      constantTimeEqual(signature, compute(baseString, keys)),
+  };
+}
+
+function rsa(name: string, digest: 'sha1' | 'sha256' | 'sha512'): SignatureMethod {
+  return {
+    name,
+    keyKind: 'rsa',
+    usesBaseString: true,
+    sign(baseString, keys) {
+      if (keys.privateKey === undefined) throw new TypeError(`${name} needs an RSA private key.`);
+      return sign(digest, Buffer.from(baseString, 'utf8'), keys.privateKey).toString('base64');
+    },
+    verify(baseString, signature, keys) {
+      if (keys.publicKey === undefined) return false;
+      // Only canonical base64 is accepted, so a signature has one spelling.
+      const bytes = Buffer.from(signature, 'base64');
+      if (bytes.length === 0 || bytes.toString('base64') !== signature) return false;
+      return verify(digest, Buffer.from(baseString, 'utf8'), keys.publicKey, bytes);
+    },
+  };
+}
+
+/** §3.4.4: the signature is the key itself; TLS is required around it. */
+const plaintext: SignatureMethod = {
+  name: 'PLAINTEXT',
+  keyKind: 'shared-secret',
+  usesBaseString: false,
+  sign: (_baseString, keys) => sharedSecretKey(keys),
+  verify: (_baseString, signature, keys) => constantTimeEqual(signature, sharedSecretKey(keys)),
+};
+
+export const HMAC_SHA1 = hmac('HMAC-SHA1', 'sha1');
+export const HMAC_SHA256 = hmac('HMAC-SHA256', 'sha256');
+export const HMAC_SHA512 = hmac('HMAC-SHA512', 'sha512');
+export const RSA_SHA1 = rsa('RSA-SHA1', 'sha1');
+export const RSA_SHA256 = rsa('RSA-SHA256', 'sha256');
+export const RSA_SHA512 = rsa('RSA-SHA512', 'sha512');
+export const PLAINTEXT = plaintext;
+
+export const builtInSignatureMethods: readonly SignatureMethod[] = [
+  HMAC_SHA1,
+  HMAC_SHA256,
+  HMAC_SHA512,
+  RSA_SHA1,
+  RSA_SHA256,
+  RSA_SHA512,
+  PLAINTEXT,
+];
+
+/** The methods a server accepts, by name. Built once; looked up on every request. */
+export class SignatureMethodRegistry {
+  readonly #methods: ReadonlyMap<string, SignatureMethod>;
+
+  constructor(methods: Iterable<SignatureMethod> = builtInSignatureMethods) {
+    const map = new Map<string, SignatureMethod>();
+    for (const method of methods) map.set(method.name, method);
+    this.#methods = map;
+  }
+
+  get(name: string): SignatureMethod | undefined {
+    return this.#methods.get(name);
+  }
+
+  names(): string[] {
+    return [...this.#methods.keys()];
+  }
+
+  /** A registry with only the named methods; throws on a name this registry lacks. */
+  only(names: Iterable<string>): SignatureMethodRegistry {
+    const picked: SignatureMethod[] = [];
+    for (const name of names) {
+      const method = this.#methods.get(name);
+      if (method === undefined) throw new TypeError(`Unknown signature method "${name}".`);
+      picked.push(method);
+    }
+    return new SignatureMethodRegistry(picked);
+  }
+
+  /** A registry with one more (or a replaced) method, for a server's own method (§3.4). */
+  with(method: SignatureMethod): SignatureMethodRegistry {
+    return new SignatureMethodRegistry([...this.#methods.values(), method]);
+  }
+}
+
+/** Parses a PEM (SPKI, PKCS#1 or certificate) public key once, for RSA verification. */
+export function parseRsaPublicKey(pem: string): KeyObject {
+  const key = createPublicKey(pem);
+  if (key.asymmetricKeyType !== 'rsa') throw new TypeError('The key is not an RSA public key.');
+  return key;
+}
