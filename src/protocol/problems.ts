@@ -81,9 +81,9 @@ export const problems = {
     fix: 'Ask the owner to authorize the app with the required scope.',
   },
   permission_unknown: {
-    status: 400,
-    when: 'The requested scope names a permission this server does not know.',
-    fix: 'Request only scopes the server documents.',
+    status: 401,
+    when: 'The resource owner has not yet answered the authorization request.',
+    fix: 'Wait until the owner allows access and you receive the verifier.',
   },
   user_refused: {
     status: 401,

@@ -1,0 +1,138 @@
+/**
+ * Client registration and upkeep (§1.1: "established with the server before any request";
+ * we do it through the CLI and the developer portal).
+ */
+import type { Client, ClientChanges, Store } from '../store/types.ts';
+import { StoreConflictError } from '../store/types.ts';
+import type { SignatureMethodRegistry } from '../protocol/index.ts';
+import { parseRsaPublicKey } from '../protocol/index.ts';
+import { parseCallbackUri } from './callbacks.ts';
+import { InputError, NotFoundError } from './input-error.ts';
+import { newIdentifier, newSecret } from './secrets.ts';
+
+export interface ClientRegistration {
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly website?: string | undefined;
+  readonly callbacks?: readonly string[] | undefined;
+  readonly signatureMethods?: readonly string[] | undefined;
+  readonly rsaPublicKey?: string | undefined;
+  readonly constrainedDevice?: boolean | undefined;
+  readonly developerId?: string | undefined;
+  /** Existing credentials, for migrating from another provider. */
+  readonly key?: string | undefined;
+  readonly secret?: string | undefined;
+}
+
+const CREDENTIAL = /^[A-Za-z0-9\-._~]{1,255}$/;
+
+export function createClientRegistry(store: Store, methods: SignatureMethodRegistry) {
+  function checkFields(
+    input: Omit<ClientRegistration, 'key' | 'secret' | 'name'> & { name?: string | undefined },
+  ) {
+    if (input.name !== undefined && (input.name.trim() === '' || input.name.length > 100)) {
+      throw new InputError('name', 'The name must be 1 to 100 characters.');
+    }
+    if (input.description !== undefined && input.description.length > 1000) {
+      throw new InputError('description', 'The description must be at most 1000 characters.');
+    }
+    if (input.website !== undefined && input.website !== '') {
+      const url = parseCallbackUri(input.website);
+      if (url === undefined || !/^https?:$/.test(url.protocol)) {
+        throw new InputError('website', 'The website must be an absolute http or https URL.');
+      }
+    }
+    for (const callback of input.callbacks ?? []) {
+      if (parseCallbackUri(callback) === undefined) {
+        throw new InputError(
+          'callback',
+          `Not an absolute URI a browser can be sent to: ${callback.slice(0, 100)}`,
+        );
+      }
+    }
+    for (const name of input.signatureMethods ?? []) {
+      if (methods.get(name) === undefined) {
+        throw new InputError('signatureMethods', `Unknown signature method: ${name.slice(0, 40)}`);
+      }
+    }
+    if (input.rsaPublicKey !== undefined && input.rsaPublicKey !== '') {
+      try {
+        parseRsaPublicKey(input.rsaPublicKey);
+      } catch {
+        throw new InputError(
+          'rsaPublicKey',
+          'The RSA public key is not a valid PEM RSA public key.',
+        );
+      }
+    }
+  }
+
+  return {
+    async register(input: ClientRegistration): Promise<Client> {
+      checkFields(input);
+      if (input.key !== undefined && !CREDENTIAL.test(input.key)) {
+        throw new InputError(
+          'key',
+          'A client key is 1 to 255 unreserved characters (A-Z a-z 0-9 - . _ ~).',
+        );
+      }
+      if (input.secret !== undefined && !CREDENTIAL.test(input.secret)) {
+        throw new InputError('secret', 'A client secret is 1 to 255 unreserved characters.');
+      }
+      const rsaOnly =
+        (input.signatureMethods ?? []).length > 0 &&
+        input.signatureMethods!.every((m) => m.startsWith('RSA-'));
+      try {
+        return await store.clients.create({
+          key: input.key ?? newIdentifier(),
+          secret: input.secret ?? (rsaOnly ? '' : newSecret()),
+          name: input.name.trim(),
+          description: input.description ?? '',
+          website: input.website || null,
+          callbacks: [...(input.callbacks ?? [])],
+          signatureMethods: [...(input.signatureMethods ?? [])],
+          rsaPublicKey: input.rsaPublicKey || null,
+          constrainedDevice: input.constrainedDevice ?? false,
+          verified: false,
+          developerId: input.developerId ?? null,
+        });
+      } catch (error) {
+        if (error instanceof StoreConflictError)
+          throw new InputError('key', 'A client with this key exists.');
+        throw error;
+      }
+    },
+
+    async update(key: string, changes: ClientChanges): Promise<Client> {
+      checkFields({
+        ...changes,
+        website: changes.website ?? undefined,
+        rsaPublicKey: changes.rsaPublicKey ?? undefined,
+      });
+      const client = await store.clients.update(key, changes);
+      if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
+      return client;
+    },
+
+    /** A new secret; the old one stops working on the next request. */
+    async rotateSecret(key: string): Promise<Client> {
+      const client = await store.clients.update(key, { secret: newSecret() });
+      if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
+      return client;
+    },
+
+    async get(key: string): Promise<Client> {
+      const client = await store.clients.find(key);
+      if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
+      return client;
+    },
+
+    list: (filter?: { readonly developerId?: string }) => store.clients.list(filter),
+
+    async remove(key: string): Promise<void> {
+      if (!(await store.clients.remove(key))) throw new NotFoundError(`No client with key ${key}.`);
+    },
+  };
+}
+
+export type ClientRegistry = ReturnType<typeof createClientRegistry>;

@@ -1,0 +1,13 @@
+/** The provider: the service's rules, framework-free. Re-exports only. */
+export * from './authorization.ts';
+export * from './callbacks.ts';
+export * from './input-error.ts';
+export * from './policy.ts';
+export * from './provider.ts';
+export * from './request.ts';
+export * from './scope.ts';
+export * from './secrets.ts';
+export type { ClientRegistration } from './clients.ts';
+export type { TokenIssue } from './tokens.ts';
+export type { IssuedTemporaryCredentials } from './temporary-credentials.ts';
+export type { IssuedTokenCredentials } from './token-credentials.ts';

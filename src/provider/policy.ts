@@ -1,0 +1,51 @@
+/**
+ * The service's rules that an operator may tune, with documented defaults. Every "not shown"
+ * of the spec that is a number lives here (docs/decisions.md explains each choice).
+ */
+import { SignatureMethodRegistry } from '../protocol/index.ts';
+
+export interface Policy {
+  /** Accepted clock difference either way, in seconds (§3.3 leaves it to the server). */
+  readonly timestampWindowSeconds: number;
+  /** Lifetime of temporary credentials from issue to exchange (§2.1 recommends expiry). */
+  readonly temporaryCredentialLifetimeSeconds: number;
+  /** Default lifetime of token credentials, or null for "until revoked". */
+  readonly tokenLifetimeSeconds: number | null;
+  /** Wrong verifiers tolerated before the temporary credential is discarded. */
+  readonly maxVerifierFailures: number;
+  /** The signature methods this server accepts. */
+  readonly signatureMethods: SignatureMethodRegistry;
+  /** The realm sent in `WWW-Authenticate`. */
+  readonly realm: string;
+  /** Known scopes and the plain words the consent page shows for each. */
+  readonly scopes: Readonly<Record<string, string>>;
+  /** The scope granted when a client asks for none. */
+  readonly defaultScope: string;
+  /** Longest identifier, token, nonce or verifier accepted, in bytes. */
+  readonly maxValueBytes: number;
+}
+
+export const defaultPolicy: Policy = {
+  timestampWindowSeconds: 300,
+  temporaryCredentialLifetimeSeconds: 600,
+  tokenLifetimeSeconds: null,
+  maxVerifierFailures: 5,
+  signatureMethods: new SignatureMethodRegistry(),
+  realm: 'Latchkey',
+  scopes: {
+    read: 'See your profile and read your data',
+    write: 'Create, change and delete your data',
+  },
+  defaultScope: 'read write',
+  maxValueBytes: 255,
+};
+
+export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
+  const policy = { ...defaultPolicy, ...overrides };
+  if (!(policy.timestampWindowSeconds > 0))
+    throw new TypeError('timestampWindowSeconds must be > 0');
+  if (!(policy.temporaryCredentialLifetimeSeconds > 0)) {
+    throw new TypeError('temporaryCredentialLifetimeSeconds must be > 0');
+  }
+  return policy;
+}

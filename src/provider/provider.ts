@@ -1,0 +1,128 @@
+/**
+ * The provider: every rule of the service behind one object, framework-free. HTTP adapters,
+ * the web pages and the CLI all go through it, so a rule lives in one place.
+ */
+import { EventEmitter } from 'node:events';
+import { OAuthError } from '../protocol/index.ts';
+import type { Store } from '../store/types.ts';
+import { approveAuthorization, describeAuthorization, denyAuthorization } from './authorization.ts';
+import type { ApproveOptions } from './authorization.ts';
+import { createClientRegistry } from './clients.ts';
+import { createOwnerDirectory } from './owners.ts';
+import { resolvePolicy } from './policy.ts';
+import type { Policy } from './policy.ts';
+import type { IncomingRequest, VerifiedRequest } from './request.ts';
+import { scopeIncludes } from './scope.ts';
+import { issueTemporaryCredentials } from './temporary-credentials.ts';
+import { exchangeTokenCredentials } from './token-credentials.ts';
+import { createTokenLedger } from './tokens.ts';
+import { verifyRequest } from './verify-request.ts';
+
+export interface ProviderOptions {
+  readonly store: Store;
+  readonly policy?: Partial<Policy> | undefined;
+  /** Milliseconds since the epoch; injectable so expiry can be tested without waiting. */
+  readonly now?: (() => number) | undefined;
+  /** How often last-use times are written and expired rows purged (ms). */
+  readonly maintenanceIntervalMs?: number | undefined;
+}
+
+export interface ResourceOptions {
+  /** false accepts a request signed by the client alone (two-legged). Default true. */
+  readonly tokenRequired?: boolean | undefined;
+  /** Scope names the token must carry (403 permission_denied otherwise). */
+  readonly scope?: string | undefined;
+}
+
+export function createProvider(options: ProviderOptions) {
+  const store = options.store;
+  const policy = resolvePolicy(options.policy);
+  const now = options.now ?? Date.now;
+  const events = new EventEmitter();
+  const deps = { store, policy, now };
+  const lastUse = new Map<string, number>();
+
+  async function flushLastUse(): Promise<void> {
+    if (lastUse.size === 0) return;
+    const batch = new Map(lastUse);
+    lastUse.clear();
+    await store.tokenCredentials.touch(batch);
+  }
+
+  async function maintain(): Promise<void> {
+    const at = now();
+    await flushLastUse();
+    await store.nonces.purgeExpired(Math.floor(at / 1000));
+    await store.temporaryCredentials.purgeExpired(at);
+    await store.sessions.purgeExpired(at);
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+
+  return {
+    policy,
+    store,
+    events,
+    clients: createClientRegistry(store, policy.signatureMethods),
+    owners: createOwnerDirectory(store),
+    tokens: createTokenLedger(store, policy, now, events),
+    now,
+
+    /** §2.1 endpoint. */
+    issueTemporaryCredentials: (request: IncomingRequest) =>
+      issueTemporaryCredentials(deps, request),
+
+    /** §2.2 endpoint, for the pages. */
+    authorization: {
+      describe: (token: string) => describeAuthorization(deps, token),
+      approve: (token: string, ownerId: string, approve?: ApproveOptions) =>
+        approveAuthorization(deps, token, ownerId, approve),
+      deny: (token: string) => denyAuthorization(deps, token),
+    },
+
+    /** §2.3 endpoint. */
+    exchangeTokenCredentials: (request: IncomingRequest) => exchangeTokenCredentials(deps, request),
+
+    /** §3: a protected resource request, with the token's scope enforced. */
+    async verifyResourceRequest(
+      request: IncomingRequest,
+      resource: ResourceOptions = {},
+    ): Promise<VerifiedRequest> {
+      const verified = await verifyRequest(deps, request, {
+        kind: 'resource',
+        tokenRequired: resource.tokenRequired ?? true,
+      });
+      const token = verified.tokenCredential;
+      if (resource.scope !== undefined && resource.scope !== '') {
+        if (token === undefined || !scopeIncludes(token.scope, resource.scope)) {
+          throw new OAuthError(
+            'permission_denied',
+            `This resource requires the scope: ${resource.scope}.`,
+          );
+        }
+      }
+      if (token !== undefined) lastUse.set(token.token, now());
+      return verified;
+    },
+
+    /** Starts periodic upkeep (last-use writes, purges of expired nonces and credentials). */
+    startMaintenance(): void {
+      if (timer !== undefined) return;
+      timer = setInterval(() => {
+        maintain().catch((error: unknown) => events.emit('error.maintenance', error));
+      }, options.maintenanceIntervalMs ?? 5000);
+      timer.unref();
+    },
+
+    maintain,
+    flushLastUse,
+
+    async close(): Promise<void> {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+      await flushLastUse();
+    },
+  };
+}
+
+export type Provider = ReturnType<typeof createProvider>;

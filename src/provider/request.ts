@@ -1,0 +1,48 @@
+/** The framework-free shapes the provider takes and returns. */
+import type { CollectedParameters, SignatureMethod } from '../protocol/index.ts';
+import type { Client, TemporaryCredential, TokenCredential } from '../store/types.ts';
+
+/** An HTTP request as the provider needs it; each server adapter builds one. */
+export interface IncomingRequest {
+  readonly method: string;
+  /** The scheme the client used: the connection's, or a trusted proxy's. */
+  readonly scheme: string;
+  /** The Host the client used (`host[:port]`). */
+  readonly host: string;
+  /** The path as sent, still percent-encoded, without the query. */
+  readonly path: string;
+  /** The raw query string without "?", or ''. */
+  readonly query: string;
+  readonly authorization: string | undefined;
+  readonly contentType: string | undefined;
+  /** The raw body text; only a form-encoded body is read for parameters (§3.4.1.3.1). */
+  readonly body: string | undefined;
+  /** True over TLS (directly or via a trusted proxy), on loopback, or when insecure HTTP is allowed. */
+  readonly secure: boolean;
+}
+
+/** Which endpoint a signed request is for; it decides which protocol parameters apply. */
+export type RequestKind = 'temporary' | 'exchange' | 'resource';
+
+/** The protocol parameters of one request, typed (`oauth_*` names stay at the boundary). */
+export interface ProtocolParameters {
+  readonly consumerKey: string;
+  readonly token: string | undefined;
+  readonly signatureMethod: SignatureMethod;
+  readonly signature: string;
+  readonly timestamp: number | undefined;
+  readonly nonce: string | undefined;
+  readonly callback: string | undefined;
+  readonly verifier: string | undefined;
+}
+
+/** A request whose signature, timestamp and nonce were checked. */
+export interface VerifiedRequest {
+  readonly client: Client;
+  readonly protocol: ProtocolParameters;
+  readonly parameters: CollectedParameters;
+  /** Set for resource requests that carry a token. */
+  readonly tokenCredential: TokenCredential | undefined;
+  /** Set for token requests (§2.3). */
+  readonly temporaryCredential: TemporaryCredential | undefined;
+}

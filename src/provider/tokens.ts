@@ -1,0 +1,95 @@
+/**
+ * Token credentials after issue: operator-provisioned tokens, listing, and revocation by
+ * the owner (§2.3 "the owner should be able to revoke"). Revocation is read on the next
+ * request, and announced on `events` so caches on other instances can drop the token.
+ */
+import type { EventEmitter } from 'node:events';
+import type { Store, TokenCredential } from '../store/types.ts';
+import { StoreConflictError } from '../store/types.ts';
+import { InputError, NotFoundError } from './input-error.ts';
+import type { Policy } from './policy.ts';
+import { checkRequestedScope } from './scope.ts';
+import { newIdentifier, newSecret } from './secrets.ts';
+
+const CREDENTIAL = /^[A-Za-z0-9\-._~]{1,255}$/;
+
+export interface TokenIssue {
+  readonly clientKey: string;
+  readonly ownerId: string;
+  readonly scope?: string | undefined;
+  /** Seconds; defaults to the policy's token lifetime. */
+  readonly lifetime?: number | null | undefined;
+  /** Existing credentials, for migrating from another provider. */
+  readonly token?: string | undefined;
+  readonly secret?: string | undefined;
+}
+
+export function createTokenLedger(
+  store: Store,
+  policy: Policy,
+  now: () => number,
+  events: EventEmitter,
+) {
+  return {
+    /** Like a provider's "create my access token" button: no flow, the operator vouches. */
+    async issue(input: TokenIssue): Promise<TokenCredential> {
+      if (input.token !== undefined && !CREDENTIAL.test(input.token)) {
+        throw new InputError('token', 'A token is 1 to 255 unreserved characters.');
+      }
+      if (input.secret !== undefined && !CREDENTIAL.test(input.secret)) {
+        throw new InputError('secret', 'A token secret is 1 to 255 unreserved characters.');
+      }
+      if ((await store.clients.find(input.clientKey)) === undefined) {
+        throw new NotFoundError(`No client with key ${input.clientKey}.`);
+      }
+      let scope: string;
+      try {
+        scope = checkRequestedScope(input.scope, policy);
+      } catch (error) {
+        throw new InputError('scope', error instanceof Error ? error.message : 'Unknown scope.');
+      }
+      const issuedAt = now();
+      const lifetime = input.lifetime === undefined ? policy.tokenLifetimeSeconds : input.lifetime;
+      try {
+        return await store.tokenCredentials.create({
+          token: input.token ?? newIdentifier(),
+          secret: input.secret ?? newSecret(),
+          clientKey: input.clientKey,
+          ownerId: input.ownerId,
+          scope,
+          issuedAt,
+          expiresAt: lifetime === null ? null : issuedAt + lifetime * 1000,
+        });
+      } catch (error) {
+        if (error instanceof StoreConflictError)
+          throw new InputError('token', 'A token with this value exists.');
+        throw error;
+      }
+    },
+
+    list: (filter?: { readonly ownerId?: string; readonly clientKey?: string }) =>
+      store.tokenCredentials.list(filter),
+
+    find: (token: string) => store.tokenCredentials.find(token),
+
+    /** Revokes one token; when `ownerId` is given the token must be that owner's. */
+    async revoke(token: string, ownerId?: string): Promise<boolean> {
+      const found = await store.tokenCredentials.find(token);
+      if (found === undefined || (ownerId !== undefined && found.ownerId !== ownerId)) {
+        throw new NotFoundError('No such token.');
+      }
+      const revoked = await store.tokenCredentials.revoke(token, now());
+      if (revoked) events.emit('token.revoked', { token });
+      return revoked;
+    },
+
+    /** "Revoke" on the Connected apps page: every token of this owner for this client. */
+    async revokeGrant(ownerId: string, clientKey: string): Promise<number> {
+      const count = await store.tokenCredentials.revokeGrant(ownerId, clientKey, now());
+      if (count > 0) events.emit('grant.revoked', { ownerId, clientKey });
+      return count;
+    },
+  };
+}
+
+export type TokenLedger = ReturnType<typeof createTokenLedger>;
