@@ -1,0 +1,71 @@
+/**
+ * The interop matrix as data: each real OAuth 1.0a client library, how to run its driver,
+ * which signature methods and transmissions (RFC 5849 §3.5) it supports, and its known
+ * limits with the awkward values. README.md is the same table for people; keep them in step.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { AwkwardTag } from './awkward-parameters.ts';
+import type { Transmission } from './run-driver.ts';
+
+/** Something a library gets wrong; the listed cases are left out of its main run. */
+export interface Limit {
+  readonly request: 'get' | 'post';
+  readonly tags: readonly AwkwardTag[];
+  /** Only with these transmissions (all when absent). */
+  readonly transmissions?: readonly Transmission[];
+  readonly reason: string;
+}
+
+export interface Driver {
+  readonly name: string;
+  /** The interpreter and script; undefined with the reason when the library is missing. */
+  locate(): { command: string; args: string[] } | { problem: string };
+  readonly signatureMethods: readonly string[];
+  readonly transmissions: readonly Transmission[];
+  /** Whether the driver can add the non-protocol `scope` to the temporary credential request. */
+  readonly sendsScope: boolean;
+  readonly limits: readonly Limit[];
+}
+
+const clients = fileURLToPath(new URL('./clients/', import.meta.url));
+
+/** The first interpreter that runs the probe, so a pyenv/rbenv shim does not hide the system one. */
+function firstWorking(
+  candidates: readonly string[],
+  probe: readonly string[],
+  script: string,
+  library: string,
+): { command: string; args: string[] } | { problem: string } {
+  for (const command of candidates) {
+    const run = spawnSync(command, probe, { stdio: 'ignore', timeout: 20_000 });
+    if (run.status === 0) return { command, args: [`${clients}${script}`] };
+  }
+  return { problem: `${library} not found (bash .ci/install-interop.sh installs it)` };
+}
+
+const nodeDriver = (script: string, library: string) => () => {
+  try {
+    import.meta.resolve(library);
+  } catch {
+    return { problem: `npm package ${library} not installed (npm ci)` };
+  }
+  return { command: process.execPath, args: [`${clients}${script}`] };
+};
+
+export const drivers: readonly Driver[] = [
+  {
+    name: 'requests-oauthlib (Python)',
+    locate: () =>
+      firstWorking(
+        [process.env.LATCHKEY_PYTHON ?? 'python3', '/usr/bin/python3'],
+        ['-c', 'import requests_oauthlib'],
+        'python-requests-oauthlib.py',
+        'python3 with requests_oauthlib',
+      ),
+    signatureMethods: ['HMAC-SHA1', 'HMAC-SHA256', 'HMAC-SHA512', 'RSA-SHA1', 'PLAINTEXT'],
+    transmissions: ['header', 'body', 'query'],
+    sendsScope: true,
+    limits: [],
+  },
+];
