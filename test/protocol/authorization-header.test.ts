@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  buildAuthorizationHeader,
+  parseAuthorizationHeader,
+  printable,
+} from '../../src/protocol/index.ts';
+import { walkthroughRequest } from '../vectors/rfc5849.ts';
+import { assertOAuthError } from './assert-oauth-error.ts';
+
+const parse = (value: string) => parseAuthorizationHeader(value);
+
+describe('RFC 5849 §3.5.1 Authorization header parsing', () => {
+  it('reads name="value" pairs in the order received', () => {
+    assert.deepEqual(parse('OAuth oauth_consumer_key="k", oauth_nonce="n"'), {
+      realm: undefined,
+      parameters: [
+        ['oauth_consumer_key', 'k'],
+        ['oauth_nonce', 'n'],
+      ],
+    });
+  });
+
+  it('accepts the scheme name in any case', () => {
+    for (const scheme of ['oauth', 'OAUTH', 'oAuTh']) {
+      assert.deepEqual(parse(`${scheme} oauth_token="t"`)?.parameters, [['oauth_token', 't']]);
+    }
+  });
+
+  it('returns the realm apart from the parameters', () => {
+    const header = parse('OAuth realm="Photos", oauth_token="t"');
+    assert.equal(header?.realm, 'Photos');
+    assert.deepEqual(header?.parameters, [['oauth_token', 't']]);
+  });
+
+  it('takes the realm as a quoted-string, without percent-decoding it', () => {
+    assert.equal(parse('OAuth realm="a%20b \\"c\\""')?.realm, 'a%20b "c"');
+  });
+
+  it('tolerates optional whitespace around "=" and ","', () => {
+    const header = parse('OAuth \t oauth_a = "1" ,\toauth_b=  "2"  ');
+    assert.deepEqual(header?.parameters, [
+      ['oauth_a', '1'],
+      ['oauth_b', '2'],
+    ]);
+  });
+
+  it('accepts parameters with no space after the comma', () => {
+    assert.deepEqual(parse('OAuth oauth_a="1",oauth_b="2"')?.parameters, [
+      ['oauth_a', '1'],
+      ['oauth_b', '2'],
+    ]);
+  });
+
+  it('skips empty list elements', () => {
+    assert.deepEqual(parse('OAuth , oauth_a="1",, ,oauth_b="2",')?.parameters, [
+      ['oauth_a', '1'],
+      ['oauth_b', '2'],
+    ]);
+  });
+
+  it('accepts unquoted token values', () => {
+    assert.deepEqual(parse('OAuth oauth_nonce=abc,oauth_timestamp=137131200')?.parameters, [
+      ['oauth_nonce', 'abc'],
+      ['oauth_timestamp', '137131200'],
+    ]);
+  });
+
+  it('accepts an empty quoted value', () => {
+    assert.deepEqual(parse('OAuth oauth_token=""')?.parameters, [['oauth_token', '']]);
+  });
+
+  it('percent-decodes names and values', () => {
+    assert.deepEqual(
+      parse('OAuth oauth_callback="http%3A%2F%2Fprinter.example.com%2Fready"')?.parameters,
+      [['oauth_callback', 'http://printer.example.com/ready']],
+    );
+  });
+
+  it('reads a backslash quoted-pair inside a quoted value', () => {
+    assert.deepEqual(parse('OAuth oauth_a="x\\"y"')?.parameters, [['oauth_a', 'x"y']]);
+  });
+
+  it('returns no parameters for the bare scheme', () => {
+    assert.deepEqual(parse('OAuth'), { realm: undefined, parameters: [] });
+  });
+
+  it('returns undefined for another scheme', () => {
+    assert.equal(parse('Basic dXNlcjpwYXNz'), undefined);
+    assert.equal(parse('Bearer oauth_token="t"'), undefined);
+  });
+
+  it('returns undefined for a scheme that only starts with "OAuth"', () => {
+    assert.equal(parse('OAuth2 oauth_token="t"'), undefined);
+  });
+
+  it('rejects a parameter given twice with parameter_rejected', () => {
+    const error = assertOAuthError(
+      () => parse('OAuth oauth_token="a", oauth_token="b"'),
+      'parameter_rejected',
+      400,
+    );
+    assert.deepEqual(error.advice, { oauth_parameters_rejected: 'oauth_token' });
+  });
+
+  it('rejects a realm given twice with parameter_rejected', () => {
+    assertOAuthError(() => parse('OAuth realm="a", realm="b"'), 'parameter_rejected', 400);
+  });
+
+  it('rejects a parameter that is neither oauth_* nor realm with parameter_rejected', () => {
+    const error = assertOAuthError(
+      () => parse('OAuth oauth_token="t", scope="photos"'),
+      'parameter_rejected',
+      400,
+    );
+    assert.deepEqual(error.advice, { oauth_parameters_rejected: 'scope' });
+  });
+
+  it('rejects an unterminated quoted value with parameter_rejected', () => {
+    assertOAuthError(() => parse('OAuth oauth_token="abc'), 'parameter_rejected', 400);
+  });
+
+  it('rejects a backslash at the very end of an unterminated value with parameter_rejected', () => {
+    assertOAuthError(() => parse('OAuth oauth_token="abc\\'), 'parameter_rejected', 400);
+  });
+
+  it('rejects a parameter without "=" with parameter_rejected', () => {
+    assertOAuthError(() => parse('OAuth oauth_token'), 'parameter_rejected', 400);
+  });
+
+  it('rejects an empty parameter name with parameter_rejected', () => {
+    assertOAuthError(() => parse('OAuth ="x"'), 'parameter_rejected', 400);
+  });
+
+  it('rejects a parameter name containing a quote with parameter_rejected', () => {
+    assertOAuthError(() => parse('OAuth oauth"a="x"'), 'parameter_rejected', 400);
+  });
+
+  it('rejects parameters not separated by "," with parameter_rejected', () => {
+    assertOAuthError(() => parse('OAuth oauth_a="1" oauth_b="2"'), 'parameter_rejected', 400);
+  });
+
+  it('rejects a malformed percent-encoding in a value with parameter_rejected', () => {
+    assertOAuthError(() => parse('OAuth oauth_token="a%zz"'), 'parameter_rejected', 400);
+  });
+});
+
+describe('RFC 5849 §3.5.1 Authorization header building', () => {
+  it('uses the scheme name "OAuth" exactly', () => {
+    assert.match(buildAuthorizationHeader([['oauth_token', 't']]), /^OAuth /);
+  });
+
+  it('writes each parameter as name="value", separated by ", "', () => {
+    assert.equal(
+      buildAuthorizationHeader([
+        ['oauth_a', '1'],
+        ['oauth_b', ''],
+      ]),
+      'OAuth oauth_a="1", oauth_b=""',
+    );
+  });
+
+  it('percent-encodes names and values', () => {
+    assert.equal(
+      buildAuthorizationHeader([['oauth_signature', 'tR3+Ty81lMeYAr/Fid0kMTYa/WM=']]),
+      'OAuth oauth_signature="tR3%2BTy81lMeYAr%2FFid0kMTYa%2FWM%3D"',
+    );
+  });
+
+  it('puts the realm first, as a quoted-string', () => {
+    assert.equal(
+      buildAuthorizationHeader([['oauth_token', 't']], 'a "b" \\c'),
+      'OAuth realm="a \\"b\\" \\\\c", oauth_token="t"',
+    );
+  });
+
+  it('writes the bare scheme when there is nothing to send', () => {
+    assert.equal(buildAuthorizationHeader([]), 'OAuth');
+  });
+
+  it('builds the header of the RFC 5849 §1.2 token request', () => {
+    const request = walkthroughRequest('token request');
+    assert.equal(
+      buildAuthorizationHeader(request.protocolParameters, 'Photos'),
+      request.authorization,
+    );
+  });
+
+  it('gives back realm and parameters when its output is parsed', () => {
+    const parameters = [
+      ['oauth_callback', 'http://printer.example.com/ready?x=1&y=é'],
+      ['oauth_nonce', ' +%"\\'],
+    ] as const;
+    assert.deepEqual(parse(buildAuthorizationHeader(parameters, 'r "q" \\')), {
+      realm: 'r "q" \\',
+      parameters,
+    });
+  });
+});
+
+describe('printable names in error messages', () => {
+  it('replaces characters outside printable ASCII with "?"', () => {
+    assert.equal(printable('a\nb\u00e9'), 'a?b?');
+  });
+
+  it('cuts names longer than 64 characters', () => {
+    assert.equal(printable('x'.repeat(100)), `${'x'.repeat(64)}…`);
+  });
+});
