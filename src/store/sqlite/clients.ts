@@ -1,0 +1,105 @@
+/** Registered clients (RFC 5849 §1.1 client credentials) in SQLite. */
+import type { DatabaseSync } from 'node:sqlite';
+import type { Client, ClientChanges, ClientStore, NewClient } from '../types.ts';
+import { method } from './errors.ts';
+import { bool, int, stringList, text, textOrNull, type Row } from './row.ts';
+
+function toClient(row: Row): Client {
+  return {
+    key: text(row, 'key'),
+    secret: text(row, 'secret'),
+    name: text(row, 'name'),
+    description: text(row, 'description'),
+    website: textOrNull(row, 'website'),
+    callbacks: stringList(row, 'callbacks'),
+    signatureMethods: stringList(row, 'signature_methods'),
+    rsaPublicKey: textOrNull(row, 'rsa_public_key'),
+    constrainedDevice: bool(row, 'constrained_device'),
+    verified: bool(row, 'verified'),
+    developerId: textOrNull(row, 'developer_id'),
+    createdAt: int(row, 'created_at'),
+  };
+}
+
+/** Each field is set only when its `set_*` flag is 1, so one prepared statement serves every partial update. */
+const updatable = {
+  name: 'name',
+  description: 'description',
+  website: 'website',
+  callbacks: 'callbacks',
+  signatureMethods: 'signature_methods',
+  rsaPublicKey: 'rsa_public_key',
+  constrainedDevice: 'constrained_device',
+  verified: 'verified',
+  secret: 'secret',
+} as const satisfies Record<keyof ClientChanges, string>;
+
+const updateSql = `UPDATE clients SET ${Object.values(updatable)
+  .map((column) => `${column} = CASE WHEN :set_${column} THEN :${column} ELSE ${column} END`)
+  .join(', ')} WHERE key = :key RETURNING *`;
+
+function storedValue(value: ClientChanges[keyof ClientChanges]): string | number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+export function sqliteClients(db: DatabaseSync, now: () => number): ClientStore {
+  const insert = db.prepare(
+    `INSERT INTO clients (key, secret, name, description, website, callbacks, signature_methods,
+       rsa_public_key, constrained_device, verified, developer_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+  );
+  const select = db.prepare('SELECT * FROM clients WHERE key = ?');
+  const selectAll = db.prepare('SELECT * FROM clients ORDER BY created_at, key');
+  const selectByDeveloper = db.prepare(
+    'SELECT * FROM clients WHERE developer_id = ? ORDER BY created_at, key',
+  );
+  const update = db.prepare(updateSql);
+  const remove = db.prepare('DELETE FROM clients WHERE key = ?');
+
+  return {
+    create: method((client: NewClient) => {
+      const row = insert.get(
+        client.key,
+        client.secret,
+        client.name,
+        client.description,
+        client.website,
+        JSON.stringify(client.callbacks),
+        JSON.stringify(client.signatureMethods),
+        client.rsaPublicKey,
+        client.constrainedDevice ? 1 : 0,
+        client.verified ? 1 : 0,
+        client.developerId,
+        now(),
+      );
+      if (row === undefined) throw new Error('INSERT … RETURNING returned no row.');
+      return toClient(row);
+    }),
+    find: method((key: string) => {
+      const row = select.get(key);
+      return row === undefined ? undefined : toClient(row);
+    }),
+    list: method((filter?: { readonly developerId?: string }) => {
+      const rows =
+        filter?.developerId === undefined
+          ? selectAll.all()
+          : selectByDeveloper.all(filter.developerId);
+      return rows.map(toClient);
+    }),
+    update: method((key: string, changes: ClientChanges) => {
+      const parameters: Record<string, string | number | null> = { key };
+      for (const [field, column] of Object.entries(updatable)) {
+        const value = changes[field as keyof ClientChanges];
+        parameters[`set_${column}`] = value === undefined ? 0 : 1;
+        parameters[column] = storedValue(value);
+      }
+      const row = update.get(parameters);
+      return row === undefined ? undefined : toClient(row);
+    }),
+    // Temporary and token credentials go with it: ON DELETE CASCADE.
+    remove: method((key: string) => remove.run(key).changes > 0),
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The embedded store: one SQLite file through node:sqlite, the default for a single machine
+ * (ARCHITECTURE.md "State and scale"). WAL with synchronous=NORMAL keeps every committed
+ * transaction across a `kill -9` of the process (the WAL is in the OS's hands at commit; only
+ * a power loss can take the last ones), and lets the server and the CLI use the file at once.
+ *
+ * @example const store = createSqliteStore({ path: 'data/latchkey.db' });
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { Store } from '../types.ts';
+import { sqliteAttempts } from './attempts.ts';
+import { sqliteClients } from './clients.ts';
+import { applyMigrations } from './migrations.ts';
+import { sqliteNonces } from './nonces.ts';
+import { sqliteOwners } from './owners.ts';
+import { sqliteSessions } from './sessions.ts';
+import { sqliteTemporaryCredentials } from './temporary-credentials.ts';
+import { sqliteTokenCredentials } from './token-credentials.ts';
+import { transactionOn } from './transaction.ts';
+
+export interface SqliteStoreOptions {
+  /** The database file; its directory is created when missing. */
+  readonly path: string;
+  /** Clock for the creation times the store sets itself (milliseconds). */
+  readonly now?: () => number;
+  /** How long to wait for another process's write lock before failing (default 5 s). */
+  readonly busyTimeoutMs?: number;
+}
+
+function open(path: string, busyTimeoutMs: number): DatabaseSync {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { timeout: busyTimeoutMs, enableForeignKeyConstraints: true });
+  try {
+    db.exec(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+    // Cascading deletes (clients.remove, owners.remove) depend on it.
+    db.exec('PRAGMA foreign_keys = ON');
+    applyMigrations(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Opens (creating and migrating as needed) the SQLite store at `path`. */
+export function createSqliteStore(options: SqliteStoreOptions): Store {
+  const now = options.now ?? Date.now;
+  const db = open(options.path, options.busyTimeoutMs ?? 5000);
+  const transaction = transactionOn(db);
+  const ping = db.prepare('SELECT 1');
+
+  return {
+    clients: sqliteClients(db, now),
+    owners: sqliteOwners(db, now),
+    temporaryCredentials: sqliteTemporaryCredentials(db, transaction),
+    tokenCredentials: sqliteTokenCredentials(db, transaction),
+    nonces: sqliteNonces(db),
+    sessions: sqliteSessions(db),
+    attempts: sqliteAttempts(db, transaction),
+    async ping() {
+      try {
+        ping.get();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (db.isOpen) db.close();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * The SQLite schema as an ordered list of migrations. Entry i takes the schema from version i
+ * to i + 1; `PRAGMA user_version` records the version, inside the same transaction as the
+ * change, so a migration is applied whole or not at all. Append only: never edit a released
+ * entry, add a new one.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+
+export const migrations: readonly string[] = [
+  // 1: the first schema. Tables keyed by a token or id are WITHOUT ROWID, so a lookup by
+  // that key is one primary-key b-tree search (no separate index to consult).
+  `
+  CREATE TABLE owners (
+    id TEXT PRIMARY KEY,
+    username TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  -- developer_id is informational (who registered the client in the portal), not a
+  -- foreign key: removing that account does not remove the client.
+  CREATE TABLE clients (
+    key TEXT PRIMARY KEY,
+    secret TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    website TEXT,
+    callbacks TEXT NOT NULL,
+    signature_methods TEXT NOT NULL,
+    rsa_public_key TEXT,
+    constrained_device INTEGER NOT NULL,
+    verified INTEGER NOT NULL,
+    developer_id TEXT,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX clients_developer ON clients (developer_id);
+
+  CREATE TABLE temporary_credentials (
+    token TEXT PRIMARY KEY,
+    secret TEXT NOT NULL,
+    client_key TEXT NOT NULL REFERENCES clients (key) ON DELETE CASCADE,
+    callback TEXT NOT NULL,
+    requested_scope TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('issued', 'authorized', 'consumed', 'denied')),
+    owner_id TEXT REFERENCES owners (id) ON DELETE CASCADE,
+    verifier TEXT,
+    approved_scope TEXT,
+    approved_lifetime INTEGER,
+    verifier_failures INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX temporary_credentials_client ON temporary_credentials (client_key);
+  CREATE INDEX temporary_credentials_owner ON temporary_credentials (owner_id);
+  CREATE INDEX temporary_credentials_expiry ON temporary_credentials (expires_at);
+
+  CREATE TABLE token_credentials (
+    token TEXT PRIMARY KEY,
+    secret TEXT NOT NULL,
+    client_key TEXT NOT NULL REFERENCES clients (key) ON DELETE CASCADE,
+    owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+    scope TEXT NOT NULL,
+    issued_at INTEGER NOT NULL,
+    expires_at INTEGER,
+    last_used_at INTEGER,
+    revoked_at INTEGER
+  ) WITHOUT ROWID;
+  CREATE INDEX token_credentials_grant ON token_credentials (owner_id, client_key);
+  CREATE INDEX token_credentials_client ON token_credentials (client_key);
+
+  -- §3.3: only a 64-bit digest of the nonce key (src/store/nonce-hash.ts). Expiry leads the
+  -- key, so purging is a range delete on the primary-key prefix.
+  CREATE TABLE nonces (
+    expires_at INTEGER NOT NULL,
+    hash INTEGER NOT NULL,
+    PRIMARY KEY (expires_at, hash)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX sessions_owner ON sessions (owner_id);
+  CREATE INDEX sessions_expiry ON sessions (expires_at);
+
+  -- Login throttling: hits per key and millisecond, counted over a sliding window.
+  CREATE TABLE attempts (
+    key TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    hits INTEGER NOT NULL,
+    PRIMARY KEY (key, at)
+  ) WITHOUT ROWID;
+  `,
+];
+
+/** The schema version of an open database (`PRAGMA user_version`). */
+export function schemaVersion(db: DatabaseSync): number {
+  const row = db.prepare('PRAGMA user_version').get();
+  return Number(row?.user_version ?? 0);
+}
+
+/**
+ * Brings the schema up to date and returns how many migrations it applied (0 when current).
+ * BEGIN IMMEDIATE takes the write lock before reading the version, so two processes opening
+ * the same new file do not both migrate it. A database newer than this code is refused
+ * rather than used with a schema we do not know.
+ */
+export function applyMigrations(db: DatabaseSync): number {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const version = schemaVersion(db);
+    if (version > migrations.length) {
+      throw new Error(
+        `The database schema is version ${version}, newer than this Latchkey knows ` +
+          `(${migrations.length}); upgrade Latchkey before opening it.`,
+      );
+    }
+    for (const [index, sql] of migrations.entries()) {
+      if (index < version) continue;
+      db.exec(sql);
+      db.exec(`PRAGMA user_version = ${index + 1}`);
+    }
+    db.exec('COMMIT');
+    return migrations.length - version;
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}

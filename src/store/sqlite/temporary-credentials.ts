@@ -1,0 +1,120 @@
+/**
+ * Temporary credentials (RFC 5849 §2.1–2.3) in SQLite. Every state change is one conditional
+ * UPDATE whose WHERE clause is the whole precondition, so two racing callers cannot both win.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import type {
+  NewTemporaryCredential,
+  NewTokenCredential,
+  TemporaryCredential,
+  TemporaryCredentialState,
+  TemporaryCredentialStore,
+} from '../types.ts';
+import { method } from './errors.ts';
+import { int, intOrNull, text, textOrNull, type Row } from './row.ts';
+import { prepareTokenInsert } from './token-credentials.ts';
+import type { Transaction } from './transaction.ts';
+
+const states: readonly string[] = ['issued', 'authorized', 'consumed', 'denied'];
+
+function toState(value: string): TemporaryCredentialState {
+  if (!states.includes(value)) throw new TypeError(`Unknown temporary credential state.`);
+  return value as TemporaryCredentialState;
+}
+
+function toTemporaryCredential(row: Row): TemporaryCredential {
+  return {
+    token: text(row, 'token'),
+    secret: text(row, 'secret'),
+    clientKey: text(row, 'client_key'),
+    callback: text(row, 'callback'),
+    requestedScope: text(row, 'requested_scope'),
+    state: toState(text(row, 'state')),
+    ownerId: textOrNull(row, 'owner_id'),
+    verifier: textOrNull(row, 'verifier'),
+    approvedScope: textOrNull(row, 'approved_scope'),
+    approvedLifetime: intOrNull(row, 'approved_lifetime'),
+    verifierFailures: int(row, 'verifier_failures'),
+    createdAt: int(row, 'created_at'),
+    expiresAt: int(row, 'expires_at'),
+  };
+}
+
+export function sqliteTemporaryCredentials(
+  db: DatabaseSync,
+  transaction: Transaction,
+): TemporaryCredentialStore {
+  const insert = db.prepare(
+    `INSERT INTO temporary_credentials
+       (token, secret, client_key, callback, requested_scope, state, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, 'issued', ?, ?)`,
+  );
+  const select = db.prepare('SELECT * FROM temporary_credentials WHERE token = ?');
+  const authorize = db.prepare(
+    `UPDATE temporary_credentials
+     SET state = 'authorized', owner_id = :owner, verifier = :verifier,
+         approved_scope = :scope, approved_lifetime = :lifetime
+     WHERE token = :token AND state = 'issued' AND expires_at > :now`,
+  );
+  const deny = db.prepare(
+    `UPDATE temporary_credentials SET state = 'denied'
+     WHERE token = ? AND state = 'issued' AND expires_at > ?`,
+  );
+  const fail = db.prepare(
+    `UPDATE temporary_credentials SET verifier_failures = verifier_failures + 1
+     WHERE token = ? RETURNING verifier_failures`,
+  );
+  const consume = db.prepare(
+    `UPDATE temporary_credentials SET state = 'consumed'
+     WHERE token = ? AND client_key = ? AND state = 'authorized' AND expires_at > ?
+     RETURNING *`,
+  );
+  const insertToken = prepareTokenInsert(db);
+  const remove = db.prepare('DELETE FROM temporary_credentials WHERE token = ?');
+  const purge = db.prepare('DELETE FROM temporary_credentials WHERE expires_at < ?');
+
+  return {
+    create: method((credential: NewTemporaryCredential) => {
+      insert.run(
+        credential.token,
+        credential.secret,
+        credential.clientKey,
+        credential.callback,
+        credential.requestedScope,
+        credential.createdAt,
+        credential.expiresAt,
+      );
+    }),
+    find: method((token: string) => {
+      const row = select.get(token);
+      return row === undefined ? undefined : toTemporaryCredential(row);
+    }),
+    authorize: method(
+      (
+        token: string,
+        grant: { ownerId: string; verifier: string; scope: string; lifetime: number | null },
+        now: number,
+      ) => {
+        const { ownerId: owner, verifier, scope, lifetime } = grant;
+        return authorize.run({ token, owner, verifier, scope, lifetime, now }).changes > 0;
+      },
+    ),
+    deny: method((token: string, now: number) => deny.run(token, now).changes > 0),
+    // An unknown token has no failures to count: 0.
+    recordVerifierFailure: method((token: string) => {
+      const row = fail.get(token);
+      return row === undefined ? 0 : int(row, 'verifier_failures');
+    }),
+    // §2.3: consuming and issuing commit together or not at all.
+    exchange: method((token: string, clientKey: string, now: number, issue: NewTokenCredential) =>
+      transaction(() => {
+        const row = consume.get(token, clientKey, now);
+        if (row === undefined) return undefined;
+        insertToken(issue);
+        return toTemporaryCredential(row);
+      }),
+    ),
+    remove: method((token: string) => remove.run(token).changes > 0),
+    purgeExpired: method((now: number) => Number(purge.run(now).changes)),
+  };
+}

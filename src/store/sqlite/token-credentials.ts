@@ -1,0 +1,107 @@
+/** Token credentials (RFC 5849 §2.3): the owner's grant to a client, until expiry or revocation. */
+import type { DatabaseSync } from 'node:sqlite';
+import type { NewTokenCredential, TokenCredential, TokenCredentialStore } from '../types.ts';
+import { method } from './errors.ts';
+import { int, intOrNull, text, type Row } from './row.ts';
+import type { Transaction } from './transaction.ts';
+
+export function toTokenCredential(row: Row): TokenCredential {
+  return {
+    token: text(row, 'token'),
+    secret: text(row, 'secret'),
+    clientKey: text(row, 'client_key'),
+    ownerId: text(row, 'owner_id'),
+    scope: text(row, 'scope'),
+    issuedAt: int(row, 'issued_at'),
+    expiresAt: intOrNull(row, 'expires_at'),
+    lastUsedAt: intOrNull(row, 'last_used_at'),
+    revokedAt: intOrNull(row, 'revoked_at'),
+  };
+}
+
+/** The one INSERT, shared with the temporary-credential exchange (§2.3). */
+export function prepareTokenInsert(
+  db: DatabaseSync,
+): (credential: NewTokenCredential) => TokenCredential {
+  const insert = db.prepare(
+    `INSERT INTO token_credentials (token, secret, client_key, owner_id, scope, issued_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+  );
+  return (credential) => {
+    const row = insert.get(
+      credential.token,
+      credential.secret,
+      credential.clientKey,
+      credential.ownerId,
+      credential.scope,
+      credential.issuedAt,
+      credential.expiresAt,
+    );
+    if (row === undefined) throw new Error('INSERT … RETURNING returned no row.');
+    return toTokenCredential(row);
+  };
+}
+
+export function sqliteTokenCredentials(
+  db: DatabaseSync,
+  transaction: Transaction,
+): TokenCredentialStore {
+  const insert = prepareTokenInsert(db);
+  // A primary-key search on token: one b-tree descent even with millions of tokens.
+  const select = db.prepare('SELECT * FROM token_credentials WHERE token = ?');
+  const selectAll = db.prepare('SELECT * FROM token_credentials ORDER BY issued_at, token');
+  const selectByOwner = db.prepare(
+    'SELECT * FROM token_credentials WHERE owner_id = ? ORDER BY issued_at, token',
+  );
+  const selectByClient = db.prepare(
+    'SELECT * FROM token_credentials WHERE client_key = ? ORDER BY issued_at, token',
+  );
+  const selectByGrant = db.prepare(
+    'SELECT * FROM token_credentials WHERE owner_id = ? AND client_key = ? ORDER BY issued_at, token',
+  );
+  const revoke = db.prepare(
+    'UPDATE token_credentials SET revoked_at = ? WHERE token = ? AND revoked_at IS NULL',
+  );
+  const revokeGrant = db.prepare(
+    `UPDATE token_credentials SET revoked_at = :now
+     WHERE owner_id = :owner AND client_key = :client AND revoked_at IS NULL
+       AND (expires_at IS NULL OR expires_at > :now)`,
+  );
+  // max(): batches from several instances may arrive out of order; last use never moves back.
+  const touch = db.prepare(
+    `UPDATE token_credentials SET last_used_at = max(coalesce(last_used_at, :at), :at)
+     WHERE token = :token`,
+  );
+  const count = db.prepare('SELECT count(*) AS n FROM token_credentials');
+
+  return {
+    create: method((credential: NewTokenCredential) => insert(credential)),
+    find: method((token: string) => {
+      const row = select.get(token);
+      return row === undefined ? undefined : toTokenCredential(row);
+    }),
+    list: method((filter?: { readonly ownerId?: string; readonly clientKey?: string }) => {
+      const { ownerId, clientKey } = filter ?? {};
+      const rows =
+        ownerId !== undefined && clientKey !== undefined
+          ? selectByGrant.all(ownerId, clientKey)
+          : ownerId !== undefined
+            ? selectByOwner.all(ownerId)
+            : clientKey !== undefined
+              ? selectByClient.all(clientKey)
+              : selectAll.all();
+      return rows.map(toTokenCredential);
+    }),
+    revoke: method((token: string, now: number) => revoke.run(now, token).changes > 0),
+    revokeGrant: method((ownerId: string, clientKey: string, now: number) =>
+      Number(revokeGrant.run({ now, owner: ownerId, client: clientKey }).changes),
+    ),
+    touch: method((lastUsed: ReadonlyMap<string, number>) => {
+      if (lastUsed.size === 0) return;
+      transaction(() => {
+        for (const [token, at] of lastUsed) touch.run({ token, at });
+      });
+    }),
+    count: method(() => Number(count.get()?.n ?? 0)),
+  };
+}

@@ -1,0 +1,160 @@
+// Contract: ClientStore and OwnerStore (src/store/types.ts), including the cascades that
+// remove every credential issued to a removed client or for a removed owner.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { StoreConflictError, type Store } from '../../../src/store/index.ts';
+import {
+  createParties,
+  grantFor,
+  minute,
+  newClient,
+  newOwner,
+  newTemporary,
+  newToken,
+  now,
+  unique,
+} from './fixtures.ts';
+
+export function describeClients(store: () => Store): void {
+  describe('RFC 5849 §1.1 client credentials: clients', () => {
+    it('returns a created client from find with every field as given', async () => {
+      const given = newClient({ rsaPublicKey: 'PEM', constrainedDevice: true, verified: true });
+      const created = await store().clients.create(given);
+      assert.equal(typeof created.createdAt, 'number');
+      assert.deepEqual(created, { ...given, createdAt: created.createdAt });
+      assert.deepEqual(await store().clients.find(given.key), created);
+    });
+
+    it('refuses a second client with the same key with StoreConflictError', async () => {
+      const given = newClient();
+      await store().clients.create(given);
+      await assert.rejects(
+        store().clients.create(newClient({ key: given.key })),
+        StoreConflictError,
+      );
+    });
+
+    it('finds nothing for an unknown key', async () => {
+      assert.equal(await store().clients.find(unique('missing')), undefined);
+    });
+
+    it('lists the clients a developer registered, and only those', async () => {
+      const developerId = unique('developer');
+      const mine = [newClient({ developerId }), newClient({ developerId })];
+      for (const client of [...mine, newClient()]) await store().clients.create(client);
+      const listed = await store().clients.list({ developerId });
+      assert.deepEqual(listed.map((client) => client.key).sort(), mine.map((c) => c.key).sort());
+    });
+
+    it('lists every client when no filter is given', async () => {
+      const created = await store().clients.create(newClient());
+      const listed = await store().clients.list();
+      assert.ok(listed.some((client) => client.key === created.key));
+    });
+
+    it('updates only the fields it is given', async () => {
+      const created = await store().clients.create(newClient());
+      const changes = {
+        name: 'Renamed',
+        website: null,
+        callbacks: ['https://a.example/cb', 'https://b.example/cb'],
+        verified: true,
+      };
+      const updated = await store().clients.update(created.key, changes);
+      assert.deepEqual(updated, { ...created, ...changes });
+      assert.deepEqual(await store().clients.find(created.key), updated);
+    });
+
+    it('updates nothing and returns undefined for an unknown key', async () => {
+      assert.equal(await store().clients.update(unique('missing'), { name: 'x' }), undefined);
+    });
+
+    it('removes a client once: true, then false', async () => {
+      const created = await store().clients.create(newClient());
+      assert.equal(await store().clients.remove(created.key), true);
+      assert.equal(await store().clients.find(created.key), undefined);
+      assert.equal(await store().clients.remove(created.key), false);
+    });
+
+    it('removes every temporary and token credential issued to a removed client', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const temporary = newTemporary(clientKey);
+      await store().temporaryCredentials.create(temporary);
+      const token = await store().tokenCredentials.create(newToken(clientKey, ownerId));
+      await store().clients.remove(clientKey);
+      assert.equal(await store().temporaryCredentials.find(temporary.token), undefined);
+      assert.equal(await store().tokenCredentials.find(token.token), undefined);
+      assert.notEqual(await store().owners.findById(ownerId), undefined);
+    });
+  });
+}
+
+export function describeOwners(store: () => Store): void {
+  describe('RFC 5849 §1.1 resource owners: owners', () => {
+    it('returns a created owner by id and by username', async () => {
+      const given = newOwner();
+      const created = await store().owners.create({ ...given, createdAt: now });
+      assert.deepEqual(created, { ...given, createdAt: now });
+      assert.deepEqual(await store().owners.findById(given.id), created);
+      assert.deepEqual(await store().owners.findByUsername(given.username), created);
+    });
+
+    it('sets the creation time itself when none is given', async () => {
+      const created = await store().owners.create(newOwner());
+      assert.equal(typeof created.createdAt, 'number');
+    });
+
+    it('refuses a second owner with the same username with StoreConflictError', async () => {
+      const first = await store().owners.create(newOwner());
+      const second = { ...newOwner(), username: first.username };
+      await assert.rejects(store().owners.create(second), StoreConflictError);
+    });
+
+    it('refuses a second owner with the same id with StoreConflictError', async () => {
+      const first = await store().owners.create(newOwner());
+      await assert.rejects(
+        store().owners.create({ ...newOwner(), id: first.id }),
+        StoreConflictError,
+      );
+    });
+
+    it('finds nothing for an unknown id or username', async () => {
+      assert.equal(await store().owners.findById(unique('missing')), undefined);
+      assert.equal(await store().owners.findByUsername(unique('missing')), undefined);
+    });
+
+    it('lists created owners', async () => {
+      const created = await store().owners.create(newOwner());
+      assert.ok((await store().owners.list()).some((owner) => owner.id === created.id));
+    });
+
+    it('replaces the password hash of a known owner only', async () => {
+      const created = await store().owners.create(newOwner());
+      assert.equal(await store().owners.setPasswordHash(created.id, 'new-hash'), true);
+      assert.equal((await store().owners.findById(created.id))?.passwordHash, 'new-hash');
+      assert.equal(await store().owners.setPasswordHash(unique('missing'), 'x'), false);
+    });
+
+    it('removes an owner once: true, then false', async () => {
+      const created = await store().owners.create(newOwner());
+      assert.equal(await store().owners.remove(created.id), true);
+      assert.equal(await store().owners.findById(created.id), undefined);
+      assert.equal(await store().owners.remove(created.id), false);
+    });
+
+    it('removes the credentials and sessions of a removed owner, keeping the client', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const temporary = newTemporary(clientKey);
+      await store().temporaryCredentials.create(temporary);
+      await store().temporaryCredentials.authorize(temporary.token, grantFor(ownerId), now);
+      const token = await store().tokenCredentials.create(newToken(clientKey, ownerId));
+      const session = { id: unique('session'), ownerId, createdAt: now, expiresAt: now + minute };
+      await store().sessions.create(session);
+      await store().owners.remove(ownerId);
+      assert.equal(await store().temporaryCredentials.find(temporary.token), undefined);
+      assert.equal(await store().tokenCredentials.find(token.token), undefined);
+      assert.equal(await store().sessions.find(session.id, now), undefined);
+      assert.notEqual(await store().clients.find(clientKey), undefined);
+    });
+  });
+}

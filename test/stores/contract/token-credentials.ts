@@ -1,0 +1,122 @@
+// Contract: TokenCredentialStore (RFC 5849 §2.3 grants): lookup, listing, revocation once,
+// last-use batches and the count.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { StoreConflictError, type Store } from '../../../src/store/index.ts';
+import { createParties, minute, newToken, now, unique } from './fixtures.ts';
+
+export function describeTokenCredentials(store: () => Store): void {
+  const tokens = () => store().tokenCredentials;
+
+  describe('RFC 5849 §2.3 token credentials', () => {
+    it('returns a created credential from find, not yet used or revoked', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const given = newToken(clientKey, ownerId, { expiresAt: now + 60 * minute });
+      const created = await tokens().create(given);
+      assert.deepEqual(created, { ...given, lastUsedAt: null, revokedAt: null });
+      assert.deepEqual(await tokens().find(given.token), created);
+    });
+
+    it('refuses a second credential with the same token with StoreConflictError', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const created = await tokens().create(newToken(clientKey, ownerId));
+      const again = newToken(clientKey, ownerId, { token: created.token });
+      await assert.rejects(tokens().create(again), StoreConflictError);
+    });
+
+    it('finds nothing for an unknown token', async () => {
+      assert.equal(await tokens().find(unique('missing')), undefined);
+    });
+
+    it('lists by owner, by client, and by both', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const other = await createParties(store());
+      const both = await tokens().create(newToken(clientKey, ownerId));
+      const ownerOnly = await tokens().create(newToken(other.clientKey, ownerId));
+      const clientOnly = await tokens().create(newToken(clientKey, other.ownerId));
+      const keys = (list: { token: string }[]) => list.map((credential) => credential.token).sort();
+      assert.deepEqual(keys(await tokens().list({ ownerId })), keys([both, ownerOnly]));
+      assert.deepEqual(keys(await tokens().list({ clientKey })), keys([both, clientOnly]));
+      assert.deepEqual(keys(await tokens().list({ ownerId, clientKey })), [both.token]);
+    });
+
+    it('lists every credential when no filter is given', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const created = await tokens().create(newToken(clientKey, ownerId));
+      assert.ok((await tokens().list()).some((credential) => credential.token === created.token));
+    });
+
+    it('revokes a credential once: true and revokedAt set, then false', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const created = await tokens().create(newToken(clientKey, ownerId));
+      assert.equal(await tokens().revoke(created.token, now + minute), true);
+      assert.equal(await tokens().revoke(created.token, now + 2 * minute), false);
+      assert.equal((await tokens().find(created.token))?.revokedAt, now + minute);
+    });
+
+    it('does not revoke an unknown credential', async () => {
+      assert.equal(await tokens().revoke(unique('missing'), now), false);
+    });
+
+    it('revokes every live credential of one grant, and only those', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const other = await createParties(store());
+      const live = [newToken(clientKey, ownerId), newToken(clientKey, ownerId)];
+      const revoked = newToken(clientKey, ownerId);
+      const expired = newToken(clientKey, ownerId, { expiresAt: now - minute });
+      const otherClient = newToken(other.clientKey, ownerId);
+      for (const credential of [...live, revoked, expired, otherClient]) {
+        await tokens().create(credential);
+      }
+      await tokens().revoke(revoked.token, now - minute);
+      assert.equal(await tokens().revokeGrant(ownerId, clientKey, now), 2);
+      for (const credential of live) {
+        assert.equal((await tokens().find(credential.token))?.revokedAt, now);
+      }
+      assert.equal((await tokens().find(revoked.token))?.revokedAt, now - minute);
+      assert.equal((await tokens().find(otherClient.token))?.revokedAt, null);
+    });
+
+    it('records last use for many credentials in one call', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const created = await Promise.all(
+        Array.from({ length: 25 }, () => tokens().create(newToken(clientKey, ownerId))),
+      );
+      const lastUsed = new Map(created.map((credential, i) => [credential.token, now + i]));
+      await tokens().touch(lastUsed);
+      for (const [token, at] of lastUsed) {
+        assert.equal((await tokens().find(token))?.lastUsedAt, at);
+      }
+    });
+
+    it('never moves last use back when an older batch arrives late', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const created = await tokens().create(newToken(clientKey, ownerId));
+      await tokens().touch(new Map([[created.token, now + 2 * minute]]));
+      await tokens().touch(new Map([[created.token, now + minute]]));
+      assert.equal((await tokens().find(created.token))?.lastUsedAt, now + 2 * minute);
+    });
+
+    it('ignores unknown tokens in a last-use batch', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const created = await tokens().create(newToken(clientKey, ownerId));
+      const missing = unique('missing');
+      await tokens().touch(
+        new Map([
+          [missing, now],
+          [created.token, now],
+        ]),
+      );
+      assert.equal(await tokens().find(missing), undefined);
+      assert.equal((await tokens().find(created.token))?.lastUsedAt, now);
+    });
+
+    it('counts stored credentials', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const before = await tokens().count();
+      await tokens().create(newToken(clientKey, ownerId));
+      await tokens().create(newToken(clientKey, ownerId));
+      assert.equal(await tokens().count(), before + 2);
+    });
+  });
+}
