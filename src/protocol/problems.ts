@@ -85,6 +85,11 @@ export const problems = {
     when: 'The resource owner has not yet answered the authorization request.',
     fix: 'Wait until the owner allows access and you receive the verifier.',
   },
+  https_required: {
+    status: 403,
+    when: 'The flow endpoints and PLAINTEXT need TLS, and this request came over plain HTTP.',
+    fix: 'Use the https:// address the server advertises.',
+  },
   user_refused: {
     status: 401,
     when: 'The resource owner denied the authorization request.',

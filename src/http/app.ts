@@ -1,0 +1,130 @@
+/**
+ * The Fastify application: security headers, cookies, the error reply, and the OAuth routes
+ * (flow endpoints, /api/me, advertisement) in a context that keeps form bodies as raw text
+ * for our own RFC 5849 parser. The people-facing pages are a plugin passed in as `pages`
+ * (src/web sits above this layer; src/server.ts composes the two).
+ */
+import { randomBytes } from 'node:crypto';
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import { createErrorHandler } from './error-reply.ts';
+import type { TransportSettings } from './incoming-request.ts';
+import { defaultPaths } from './options.ts';
+import type { AppOptions, FlowPaths } from './options.ts';
+import { registerAdvertisement } from './routes/advertisement.ts';
+import { registerApiMe } from './routes/api-me.ts';
+import { registerFlowRoutes } from './routes/flow.ts';
+import { logSerializers } from './log-serializers.ts';
+
+/** What the pages plugin receives from the app. */
+export interface PagesContext {
+  readonly provider: AppOptions['provider'];
+  readonly paths: FlowPaths;
+  /** Cookies get `Secure` under TLS or a trusted proxy. */
+  readonly secureCookies: boolean;
+  readonly sessionSecret: string;
+  readonly transport: TransportSettings;
+  readonly baseUrlOf: (request: FastifyRequest) => string;
+}
+
+export interface BuildOptions extends AppOptions {
+  /** The people-facing pages (src/web's plugin), registered in a context of their own. */
+  readonly pages?: FastifyPluginAsync<PagesContext> | undefined;
+}
+
+const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const provider = options.provider;
+  const paths: FlowPaths = { ...defaultPaths, ...options.paths };
+  const transport: TransportSettings = {
+    tls: options.tls !== undefined,
+    trustProxy: options.trustProxy ?? false,
+    insecureHttp: options.insecureHttp ?? false,
+  };
+  const sessionSecret = options.sessionSecret ?? randomBytes(32).toString('base64url');
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+
+  const app = Fastify({
+    logger:
+      options.logger === undefined || options.logger === false
+        ? false
+        : typeof options.logger === 'object'
+          ? { serializers: logSerializers, ...options.logger }
+          : { serializers: logSerializers },
+    ...(options.tls === undefined
+      ? {}
+      : { https: { cert: options.tls.cert, key: options.tls.key } }),
+    trustProxy: transport.trustProxy,
+    bodyLimit,
+    // A request id per request for the logs; an incoming one is not trusted.
+    requestIdHeader: false,
+    genReqId: () => randomBytes(8).toString('hex'),
+  }) as unknown as FastifyInstance;
+
+  const baseUrlOf = (request: FastifyRequest): string => {
+    if (options.publicUrl !== undefined) return options.publicUrl;
+    const scheme =
+      transport.tls || (transport.trustProxy && request.protocol === 'https') ? 'https' : 'http';
+    return `${scheme}://${request.host}`;
+  };
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        // The consent form's answer redirects to the client's callback: form-action covers it.
+        formAction: ["'self'", 'http:', 'https:'],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        upgradeInsecureRequests: transport.tls ? [] : null,
+      },
+    },
+    frameguard: { action: 'deny' },
+    hsts: transport.tls ? { maxAge: 15552000 } : false,
+  });
+  await app.register(cookie, { secret: sessionSecret });
+  app.setErrorHandler(createErrorHandler(provider.policy.realm));
+
+  await app.register(async function oauthRoutes(scope) {
+    // Our parser reads form bodies (§3.4.1.3.1), so keep them as text; other bodies are not
+    // covered by the signature and are not parsed at all.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit },
+      (_request, body, done) => done(null, body),
+    );
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, _body, done) =>
+      done(null),
+    );
+    registerFlowRoutes(scope, provider, paths, transport);
+    registerApiMe(scope, provider, transport);
+    registerAdvertisement(scope, provider, paths, baseUrlOf);
+  });
+
+  if (options.pages !== undefined) {
+    await app.register(options.pages, {
+      provider,
+      paths,
+      secureCookies: transport.tls || transport.trustProxy,
+      sessionSecret,
+      transport,
+      baseUrlOf,
+    });
+  }
+
+  if (options.maintenance ?? true) {
+    provider.startMaintenance();
+  }
+  app.addHook('onClose', async () => {
+    await provider.close();
+  });
+  return app;
+}

@@ -1,0 +1,93 @@
+/**
+ * Turns a Fastify request into the provider's IncomingRequest. The base string URI (§3.4.1.2)
+ * must be the URI the client used: the Host header and the connection's scheme, or — only
+ * when the operator declared a trusted proxy — what the proxy says in Forwarded or
+ * X-Forwarded-Proto / X-Forwarded-Host.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { IncomingRequest } from '../provider/index.ts';
+
+export interface TransportSettings {
+  readonly tls: boolean;
+  readonly trustProxy: boolean;
+  readonly insecureHttp: boolean;
+}
+
+export function toIncomingRequest(
+  request: FastifyRequest,
+  transport: TransportSettings,
+): IncomingRequest {
+  const url = request.raw.url ?? '/';
+  const question = url.indexOf('?');
+  let path = question < 0 ? url : url.slice(0, question);
+  if (!path.startsWith('/')) path = absoluteFormPath(path); // "GET http://host/path" (RFC 7230 §5.3.2)
+  let scheme = transport.tls ? 'https' : 'http';
+  let host = request.headers.host ?? '';
+  if (transport.trustProxy) {
+    const forwarded = forwardedByProxy(request);
+    if (forwarded.proto !== undefined) scheme = forwarded.proto;
+    if (forwarded.host !== undefined) host = forwarded.host;
+  }
+  const body = typeof request.body === 'string' ? request.body : undefined;
+  return {
+    method: request.method,
+    scheme,
+    host,
+    path,
+    query: question < 0 ? '' : url.slice(question + 1),
+    authorization: request.headers.authorization,
+    contentType: request.headers['content-type'],
+    body,
+    secure: scheme === 'https' || transport.insecureHttp || arrivedOnLoopback(request),
+  };
+}
+
+export function isLoopback(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+/** The connection came in on a loopback interface (an injected request has no local address). */
+function arrivedOnLoopback(request: FastifyRequest): boolean {
+  const socket = request.socket;
+  return isLoopback(socket.localAddress ?? socket.remoteAddress);
+}
+
+function absoluteFormPath(target: string): string {
+  try {
+    return new URL(target).pathname;
+  } catch {
+    return '/';
+  }
+}
+
+/** RFC 7239 `Forwarded` first (its first element: the proxy nearest the client), else X-Forwarded-*. */
+function forwardedByProxy(request: FastifyRequest): { proto?: string; host?: string } {
+  const result: { proto?: string; host?: string } = {};
+  const forwarded = request.headers.forwarded;
+  if (typeof forwarded === 'string') {
+    const first = forwarded.split(',')[0] ?? '';
+    for (const pair of first.split(';')) {
+      const eq = pair.indexOf('=');
+      if (eq < 0) continue;
+      const name = pair.slice(0, eq).trim().toLowerCase();
+      const value = pair
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
+      if (name === 'proto' && /^https?$/i.test(value)) result.proto = value.toLowerCase();
+      if (name === 'host' && value !== '') result.host = value;
+    }
+  }
+  const proto = firstValue(request.headers['x-forwarded-proto']);
+  const host = firstValue(request.headers['x-forwarded-host']);
+  if (result.proto === undefined && proto !== undefined && /^https?$/i.test(proto))
+    result.proto = proto.toLowerCase();
+  if (result.host === undefined && host !== undefined && host !== '') result.host = host;
+  return result;
+}
+
+function firstValue(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.split(',')[0]?.trim();
+}

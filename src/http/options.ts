@@ -1,0 +1,35 @@
+/** What `buildApp` takes: the provider and the transport settings around it. */
+import type { FastifyServerOptions } from 'fastify';
+import type { Provider } from '../provider/index.ts';
+
+export interface FlowPaths {
+  readonly requestToken: string;
+  readonly authorize: string;
+  readonly accessToken: string;
+}
+
+export const defaultPaths: FlowPaths = {
+  requestToken: '/oauth/request_token',
+  authorize: '/oauth/authorize',
+  accessToken: '/oauth/access_token',
+};
+
+export interface AppOptions {
+  readonly provider: Provider;
+  readonly paths?: Partial<FlowPaths> | undefined;
+  /** PEM text; when set the app serves HTTPS. */
+  readonly tls?: { readonly cert: string; readonly key: string } | undefined;
+  /** Base string URI and client address follow Forwarded / X-Forwarded-* only when set. */
+  readonly trustProxy?: boolean | undefined;
+  /** Allow the flow endpoints and PLAINTEXT over plain HTTP off loopback. */
+  readonly insecureHttp?: boolean | undefined;
+  /** Absolute base URL to advertise, when the server cannot know it (behind a proxy). */
+  readonly publicUrl?: string | undefined;
+  readonly logger?: FastifyServerOptions['logger'];
+  /** Largest request body on the OAuth routes, in bytes. */
+  readonly bodyLimit?: number | undefined;
+  /** Signs the session cookie; random per start when absent (sessions end on restart). */
+  readonly sessionSecret?: string | undefined;
+  /** Start the provider's periodic upkeep with the server (default true). */
+  readonly maintenance?: boolean | undefined;
+}

@@ -1,0 +1,70 @@
+/**
+ * The two signed flow endpoints (§2.1 temporary credentials, §2.3 token credentials),
+ * answered as the spec says: 200, application/x-www-form-urlencoded. They need TLS or an
+ * equivalent channel (§2.1, §2.3): over plain HTTP they answer only on loopback or when the
+ * operator allowed it.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { OAuthError, percentEncode } from '../../protocol/index.ts';
+import type { IncomingRequest, Provider } from '../../provider/index.ts';
+import { toIncomingRequest } from '../incoming-request.ts';
+import type { TransportSettings } from '../incoming-request.ts';
+import type { FlowPaths } from '../options.ts';
+
+// §2.1 and §2.3 say POST "unless the server recommends another method"; GET is accepted
+// too, because older clients send it, and the signature covers the method either way.
+const FLOW_METHODS = ['POST', 'GET'] as const;
+
+function formReply(fields: Record<string, string>): string {
+  return Object.entries(fields)
+    .map(([name, value]) => `${name}=${percentEncode(value)}`)
+    .join('&');
+}
+
+export function registerFlowRoutes(
+  app: FastifyInstance,
+  provider: Provider,
+  paths: FlowPaths,
+  transport: TransportSettings,
+): void {
+  const secureRequest = (request: FastifyRequest): IncomingRequest => {
+    const incoming = toIncomingRequest(request, transport);
+    if (!incoming.secure) {
+      throw new OAuthError(
+        'https_required',
+        'This endpoint needs HTTPS; the credentials it returns are secret.',
+      );
+    }
+    return incoming;
+  };
+
+  app.route({
+    method: [...FLOW_METHODS],
+    url: paths.requestToken,
+    handler: async function requestTemporaryCredentials(request, reply) {
+      const issued = await provider.issueTemporaryCredentials(secureRequest(request));
+      return reply
+        .header('content-type', 'application/x-www-form-urlencoded')
+        .header('cache-control', 'no-store')
+        .send(
+          formReply({
+            oauth_token: issued.token,
+            oauth_token_secret: issued.secret,
+            oauth_callback_confirmed: 'true',
+          }),
+        );
+    },
+  });
+
+  app.route({
+    method: [...FLOW_METHODS],
+    url: paths.accessToken,
+    handler: async function requestTokenCredentials(request, reply) {
+      const issued = await provider.exchangeTokenCredentials(secureRequest(request));
+      return reply
+        .header('content-type', 'application/x-www-form-urlencoded')
+        .header('cache-control', 'no-store')
+        .send(formReply({ oauth_token: issued.token, oauth_token_secret: issued.secret }));
+    },
+  });
+}
