@@ -18,7 +18,8 @@ export type AwkwardTag =
   | 'emoji'
   | 'empty'
   | 'repeated'
-  | 'awkward-name';
+  | 'awkward-name'
+  | 'prefix-name';
 
 export interface AwkwardCase {
   readonly tag: AwkwardTag;
@@ -51,6 +52,14 @@ export const awkwardCases: readonly AwkwardCase[] = [
     ],
   },
   { tag: 'awkward-name', pairs: [['näme +=&', 'n']] },
+  // §3.4.1.3.2 sorts by name, then value: "prefix" before "prefix.more", although "." < "=".
+  {
+    tag: 'prefix-name',
+    pairs: [
+      ['prefix.more', '2'],
+      ['prefix', '1'],
+    ],
+  },
 ];
 
 /** The pairs of every case whose tag is not left out, in the table's order. */

@@ -14,6 +14,8 @@ export interface Limit {
   readonly tags: readonly AwkwardTag[];
   /** Only with these transmissions (all when absent). */
   readonly transmissions?: readonly Transmission[];
+  /** What goes wrong: the server refuses the signature, or accepts a request whose pairs differ. */
+  readonly symptom: 'signature_invalid' | 'altered';
   readonly reason: string;
 }
 
@@ -67,5 +69,60 @@ export const drivers: readonly Driver[] = [
     transmissions: ['header', 'body', 'query'],
     sendsScope: true,
     limits: [],
+  },
+  {
+    name: 'Net::OAuth (Perl)',
+    locate: () =>
+      firstWorking(
+        ['perl'],
+        ['-MNet::OAuth', '-MLWP::UserAgent', '-MCrypt::OpenSSL::RSA', '-e1'],
+        'perl-net-oauth.pl',
+        'perl with Net::OAuth, LWP and Crypt::OpenSSL::RSA',
+      ),
+    signatureMethods: ['HMAC-SHA1', 'HMAC-SHA256', 'RSA-SHA1', 'PLAINTEXT'],
+    transmissions: ['header', 'body', 'query'],
+    sendsScope: true,
+    limits: [
+      ...(['get', 'post'] as const).map((request) => ({
+        request,
+        tags: ['repeated'] as const,
+        symptom: 'signature_invalid' as const,
+        reason: `Net::OAuth signs a repeated name with one value only (${request})`,
+      })),
+      ...(['get', 'post'] as const).map((request) => ({
+        request,
+        tags: ['prefix-name'] as const,
+        symptom: 'signature_invalid' as const,
+        reason: `Net::OAuth sorts "name=value" strings, misordering a name that prefixes another (${request})`,
+      })),
+    ],
+  },
+  {
+    name: 'PECL OAuth (PHP)',
+    locate: () =>
+      firstWorking(
+        ['php'],
+        ['-r', 'exit(class_exists("OAuth") ? 0 : 1);'],
+        'php-pecl-oauth.php',
+        'php with the PECL OAuth extension',
+      ),
+    signatureMethods: ['HMAC-SHA1', 'HMAC-SHA256', 'RSA-SHA1', 'PLAINTEXT'],
+    transmissions: ['header', 'body', 'query'],
+    sendsScope: true,
+    limits: [
+      {
+        request: 'get',
+        tags: ['repeated'],
+        symptom: 'signature_invalid',
+        reason: 'PECL OAuth signs a repeated name in the URL query with one value only',
+      },
+      {
+        request: 'post',
+        tags: ['repeated'],
+        symptom: 'altered',
+        reason:
+          'PECL OAuth takes the form as a PHP array (a string body is sent unsigned), so a repeated name keeps one value',
+      },
+    ],
   },
 ];
