@@ -19,7 +19,7 @@ const target: InteropTarget = {
       close: () => server.close(),
     };
   },
-  scope: { request: 'read write', expected: 'read write' },
+  scope: { request: 'read', expected: 'read' },
   defaultScope: null,
 };
 
