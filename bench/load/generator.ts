@@ -1,0 +1,56 @@
+/**
+ * The load generator process. `bench/run.ts` starts it with a JSON config in BENCH_LOAD;
+ * it prepares its workload (pre-signing where needed), pins itself to its core, runs, and
+ * prints one JSON line: the LoadResult.
+ */
+import { execFileSync } from 'node:child_process';
+import { flowWorkload } from './flow-workload.ts';
+import type { FlowSpec } from './flow-workload.ts';
+import { runLoad } from './load-run.ts';
+import type { LoadOptions } from './load-run.ts';
+import { presign } from './presign.ts';
+import { nonceSource, RequestSigner } from './signed-request.ts';
+import type { RequestSpec } from './signed-request.ts';
+import { fixedWorkload, liveWorkload, poolWorkload } from './workload.ts';
+import type { Workload } from './workload.ts';
+
+export type WorkloadConfig =
+  | { readonly kind: 'fixed'; readonly request: string }
+  | { readonly kind: 'signed'; readonly spec: RequestSpec }
+  | { readonly kind: 'presigned'; readonly spec: RequestSpec; readonly count: number }
+  | { readonly kind: 'flow'; readonly flow: FlowSpec };
+
+export interface GeneratorConfig {
+  readonly load: LoadOptions;
+  readonly workload: WorkloadConfig;
+  /** CPU list for `taskset`, applied to every thread once the workload is ready. */
+  readonly pin?: string | undefined;
+}
+
+async function prepare(config: WorkloadConfig): Promise<Workload> {
+  switch (config.kind) {
+    case 'fixed':
+      return fixedWorkload(config.request);
+    case 'signed': {
+      const signer = new RequestSigner(config.spec);
+      signer.checkAgainstSdk();
+      const nonce = nonceSource();
+      return liveWorkload(() => signer.build(nonce(), Math.floor(Date.now() / 1000)));
+    }
+    case 'presigned': {
+      new RequestSigner(config.spec).checkAgainstSdk();
+      return poolWorkload(await presign(config.spec, config.count));
+    }
+    case 'flow':
+      return flowWorkload(config.flow);
+  }
+}
+
+const config = JSON.parse(process.env['BENCH_LOAD'] ?? '{}') as GeneratorConfig;
+const workload = await prepare(config.workload);
+if (config.pin !== undefined) {
+  execFileSync('taskset', ['-a', '-p', '-c', config.pin, String(process.pid)], { stdio: 'ignore' });
+}
+const result = await runLoad(config.load, workload);
+process.stdout.write(`${JSON.stringify(result)}\n`);
+process.exit(0);

@@ -1,0 +1,158 @@
+/**
+ * The load generator's engine: N keep-alive connections on raw sockets, one request in
+ * flight per connection (no pipelining), for a fixed time or until the workload runs dry.
+ * Optionally paced to a fixed rate, with latency then measured from each request's
+ * scheduled time so a stalled server cannot hide its queue (coordinated omission).
+ */
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { Histogram } from './histogram.ts';
+import type { LatencySummary } from './histogram.ts';
+import { ResponseParser } from './response-parser.ts';
+import type { ParsedResponse } from './response-parser.ts';
+import type { Workload } from './workload.ts';
+
+export interface LoadOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly connections: number;
+  readonly warmupMs: number;
+  readonly durationMs: number;
+  /** Requests per second across all connections; unpaced when absent. */
+  readonly rate?: number | undefined;
+}
+
+export interface LoadResult {
+  /** Successful requests per second in the measured window. */
+  readonly rps: number;
+  /** Completed units (requests, or whole flows) per second. */
+  readonly unitsPerSecond: number;
+  readonly requests: number;
+  readonly errors: number;
+  readonly errorsByStatus: Record<string, number>;
+  readonly socketErrors: number;
+  readonly seconds: number;
+  readonly latency: LatencySummary;
+  /** Share of one core the generator used while measuring (near 1.0: it may be the bottleneck). */
+  readonly generatorCpu: number;
+  /** The workload ran dry before the time was up. */
+  readonly exhausted: boolean;
+  /** Status line and a short body of the first unexpected response, to diagnose a failure. */
+  readonly firstError?: string | undefined;
+}
+
+export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadResult> {
+  return new Promise((resolve) => {
+    const histogram = new Histogram();
+    const errorsByStatus: Record<string, number> = {};
+    let ok = 0;
+    let units = 0;
+    let errors = 0;
+    let socketErrors = 0;
+    let firstError: string | undefined;
+    let stopped = false;
+    let exhausted = false;
+    let idle = 0;
+    let lastDone = 0;
+    const started = performance.now();
+    const measureFrom = started + options.warmupMs;
+    const measureUntil = measureFrom + options.durationMs;
+    const interval = options.rate === undefined ? 0 : 1000 / options.rate;
+    let nextSlot = started;
+    let cpuAtStart = process.cpuUsage();
+    const sockets: (Socket | undefined)[] = [];
+
+    const open = (index: number) => {
+      const parser = new ResponseParser();
+      let sentAt = 0;
+      const socket = connect({ host: options.host, port: options.port, noDelay: true });
+      sockets[index] = socket;
+      const send = () => {
+        if (stopped) return;
+        const request = workload.next(index);
+        if (request === undefined) {
+          exhausted = true;
+          if (++idle === options.connections) finish();
+          return;
+        }
+        if (interval === 0) {
+          sentAt = performance.now();
+          socket.write(request);
+          return;
+        }
+        const slot = nextSlot;
+        nextSlot += interval;
+        sentAt = slot;
+        const wait = slot - performance.now();
+        if (wait > 1) setTimeout(() => stopped || socket.write(request), wait);
+        else socket.write(request);
+      };
+      const handle = (response: ParsedResponse) => {
+        const now = performance.now();
+        const verdict = workload.onResponse(index, response);
+        if (now >= measureFrom && now <= measureUntil) {
+          if (sentAt >= measureFrom) histogram.record((now - sentAt) * 1000);
+          lastDone = now;
+          if (verdict.ok) ok++;
+          else {
+            errors++;
+            errorsByStatus[response.status] = (errorsByStatus[response.status] ?? 0) + 1;
+            firstError ??= `${response.head.split('\r\n')[0]} ${response.body.subarray(0, 160).toString()}`;
+          }
+          if (verdict.unitDone) units++;
+        }
+      };
+      socket.on('connect', send);
+      socket.on('data', (chunk: Buffer) => {
+        let responses: ParsedResponse[];
+        try {
+          responses = parser.push(chunk);
+        } catch {
+          socket.destroy(new Error('unparseable response'));
+          return;
+        }
+        for (const response of responses) handle(response);
+        if (responses.length === 0 || stopped) return;
+        if (responses[responses.length - 1]!.close) socket.end();
+        else send();
+      });
+      socket.on('error', () => {
+        if (!stopped) socketErrors++;
+      });
+      socket.on('close', () => {
+        if (stopped || idle === options.connections) return;
+        workload.reset?.(index);
+        // A server may close a keep-alive connection; open another and carry on.
+        setTimeout(() => open(index), 5);
+      });
+    };
+
+    const finish = () => {
+      if (stopped) return;
+      stopped = true;
+      const cpu = process.cpuUsage(cpuAtStart);
+      for (const socket of sockets) socket?.destroy();
+      const end = exhausted ? Math.min(lastDone, measureUntil) : measureUntil;
+      const seconds = Math.max((end - measureFrom) / 1000, 1e-3);
+      resolve({
+        rps: ok / seconds,
+        unitsPerSecond: units / seconds,
+        requests: ok + errors,
+        errors: errors + socketErrors,
+        errorsByStatus,
+        socketErrors,
+        seconds,
+        latency: histogram.summary(),
+        generatorCpu: (cpu.user + cpu.system) / 1e6 / seconds,
+        exhausted,
+        firstError,
+      });
+    };
+
+    for (let i = 0; i < options.connections; i++) open(i);
+    setTimeout(() => {
+      cpuAtStart = process.cpuUsage();
+    }, options.warmupMs);
+    setTimeout(finish, options.warmupMs + options.durationMs);
+  });
+}

@@ -1,0 +1,37 @@
+/** What a result depends on: the machine, the Node version, and whether cores are pinned. */
+import { execFileSync } from 'node:child_process';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+
+export interface Machine {
+  readonly date: string;
+  readonly node: string;
+  readonly cpu: string;
+  readonly cores: number;
+  readonly loadAverage: number;
+  /** Core lists for server and generator, or undefined when pinning is not possible. */
+  readonly pinning: { readonly server: string; readonly generator: string } | undefined;
+  /** Why the run is unpinned, when it is. */
+  readonly pinningNote: string | undefined;
+}
+
+export function describeMachine(): Machine {
+  const cores = availableParallelism();
+  let pinningNote: string | undefined;
+  if (cores < 2) pinningNote = 'one core only: server and generator share it';
+  else {
+    try {
+      execFileSync('taskset', ['-c', '1', 'true'], { stdio: 'ignore' });
+    } catch {
+      pinningNote = '`taskset` is missing or not permitted (install util-linux): runs are unpinned';
+    }
+  }
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    cores,
+    loadAverage: loadavg()[0] ?? 0,
+    pinning: pinningNote === undefined ? { server: '0', generator: '1' } : undefined,
+    pinningNote,
+  };
+}

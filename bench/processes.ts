@@ -1,0 +1,144 @@
+/**
+ * Child processes of a benchmark run: servers pinned to the server core, the generator
+ * (which pins itself once its workload is ready). Every child is tracked and stopped at
+ * exit, so an interrupted run leaves nothing behind.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { GeneratorConfig } from './load/generator.ts';
+import type { LoadResult } from './load/load-run.ts';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const NODE_FLAGS = ['--disable-warning=ExperimentalWarning'];
+const children = new Set<ChildProcess>();
+
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => process.exit(130));
+}
+
+export interface ServerProcess {
+  readonly port: number;
+  /** The ready line's other fields (what a server reports about itself). */
+  readonly info: Record<string, unknown>;
+  /** Milliseconds from spawn to the ready line. */
+  readonly startupMs: number;
+  readonly pid: number;
+  /** JSON lines the server prints after it is ready (samples). */
+  onMessage(listener: (message: Record<string, unknown>) => void): void;
+  stop(): Promise<void>;
+}
+
+function command(args: string[], pin: string | undefined): [string, string[]] {
+  const node = [process.execPath, ...NODE_FLAGS, ...args];
+  return pin === undefined ? [node[0]!, node.slice(1)] : ['taskset', ['-c', pin, ...node]];
+}
+
+export interface StartOptions {
+  readonly pin?: string | undefined;
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  readonly timeoutMs?: number | undefined;
+}
+
+/** Starts `node <args>` and resolves when it prints `{"ready":true,"port":N,…}`. */
+export function startServer(args: string[], options: StartOptions = {}): Promise<ServerProcess> {
+  const [file, argv] = command(args, options.pin);
+  const started = performance.now();
+  const child = spawn(file, argv, {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const listeners: ((message: Record<string, unknown>) => void)[] = [];
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  exited.then(() => children.delete(child));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${args[0]} did not become ready in time. ${stderr}`));
+    }, options.timeoutMs ?? 120_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args[0]} exited (${code}) before it was ready:\n${stderr}`));
+    });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      let message: Record<string, unknown>;
+      try {
+        message = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return; // a server's own log line
+      }
+      if (message['ready'] !== true) {
+        for (const listener of listeners) listener(message);
+        return;
+      }
+      clearTimeout(timer);
+      const { port, ...info } = message;
+      resolve({
+        port: Number(port),
+        info,
+        startupMs: performance.now() - started,
+        pid: child.pid!,
+        onMessage: (listener) => listeners.push(listener),
+        stop: () => {
+          child.kill('SIGTERM');
+          const force = setTimeout(() => child.kill('SIGKILL'), 3000);
+          return exited.then(() => clearTimeout(force));
+        },
+      });
+    });
+  });
+}
+
+/** Runs the generator once and returns its result. */
+export function runGenerator(config: GeneratorConfig): Promise<LoadResult> {
+  const child = spawn(process.execPath, [...NODE_FLAGS, 'bench/load/generator.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_LOAD: JSON.stringify(config) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => {
+      children.delete(child);
+      const line = stdout.trim().split('\n').pop() ?? '';
+      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as LoadResult);
+      else reject(new Error(`The load generator failed (${code}):\n${stderr}`));
+    });
+  });
+}
+
+/** Runs a plain node script to completion and returns its last stdout line as JSON. */
+export function runScript<T>(args: string[], env: Record<string, string> = {}): Promise<T> {
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => {
+      children.delete(child);
+      const line = stdout.trim().split('\n').pop() ?? '';
+      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as T);
+      else reject(new Error(`${args[0]} failed (${code}):\n${stderr}`));
+    });
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * Latchkey under test, as `latchkey serve` runs it: the SQLite store, the provider with its
+ * upkeep, the app with its pages, listening on loopback. Two additions for the harness:
+ * `POST /bench/approve` approves a temporary credential for the seeded owner through the
+ * consent page's own provider call (for the flows scenario, without scraping HTML), and
+ * `--sample-ms N` prints the process's memory and the nonce store's size every N ms.
+ *
+ * Usage: node bench/servers/latchkey.ts --database FILE [--port N] [--sample-ms N]
+ */
+import { existsSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { buildApp } from '../../src/http/app.ts';
+import { createProvider } from '../../src/provider/index.ts';
+import { createSqliteStore } from '../../src/store/index.ts';
+import { announceReady } from './ready.ts';
+
+const { values } = parseArgs({
+  options: {
+    database: { type: 'string' },
+    port: { type: 'string', default: '0' },
+    'sample-ms': { type: 'string' },
+  },
+});
+const path = values.database;
+if (path === undefined) throw new Error('--database FILE is required');
+
+const store = createSqliteStore({ path });
+const provider = createProvider({ store });
+const withPages = existsSync(new URL('../../src/web/index.ts', import.meta.url));
+const build = withPages ? (await import('../../src/server.ts')).buildServer : buildApp;
+const app = await build({ provider, insecureHttp: true, logger: false });
+
+const owner = await store.owners.findByUsername('bench-owner');
+app.post('/bench/approve', async (request, reply) => {
+  const token = (request.query as Record<string, string | undefined>)['oauth_token'] ?? '';
+  const approval = await provider.authorization.approve(token, owner!.id);
+  return reply
+    .type('application/x-www-form-urlencoded')
+    .send(`oauth_verifier=${approval.verifier}`);
+});
+
+await app.listen({ port: Number(values.port), host: '127.0.0.1' });
+app.server.keepAliveTimeout = 60_000;
+announceReady(app.server.address(), { pages: withPages });
+
+const sampleMs = Number(values['sample-ms'] ?? 0);
+if (sampleMs > 0) {
+  const fileBytes = (file: string) => (existsSync(file) ? statSync(file).size : 0);
+  const started = Date.now();
+  setInterval(async () => {
+    const memory = process.memoryUsage();
+    const sample = {
+      t: (Date.now() - started) / 1000,
+      rss: memory.rss,
+      heapUsed: memory.heapUsed,
+      nonces: await store.nonces.size(),
+      diskBytes: fileBytes(path) + fileBytes(`${path}-wal`) + fileBytes(`${path}-shm`),
+    };
+    process.stdout.write(`${JSON.stringify({ sample })}\n`);
+  }, sampleMs).unref();
+}
+
+process.on('SIGTERM', () => {
+  app
+    .close()
+    .then(() => store.close())
+    .finally(() => process.exit(0));
+});
