@@ -93,12 +93,22 @@ export function signRequest(options: SignOptions): SignedRequest {
   if (options.body instanceof URLSearchParams) {
     body = encodeForm(options.body);
     if (contentTypeName === undefined) headers['Content-Type'] = FORM;
+  } else if (
+    options.body instanceof Uint8Array &&
+    contentTypeName !== undefined &&
+    isFormContentType(headers[contentTypeName])
+  ) {
+    // A form body is signed (§3.4.1.3.1) and extended (§3.5.2) as text, whatever carries it.
+    body = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(options.body);
   } else {
     body = options.body;
   }
   const contentType =
     contentTypeName === undefined ? headers['Content-Type'] : headers[contentTypeName];
-  if (transmission === 'body' && !(body === undefined || isFormContentType(contentType))) {
+  if (
+    transmission === 'body' &&
+    !isFormContentType(contentType ?? (body === undefined ? FORM : undefined))
+  ) {
     throw new TypeError('Protocol parameters can go in the body only for a form-encoded body.');
   }
   if (transmission === 'body' && contentType === undefined) headers['Content-Type'] = FORM;
