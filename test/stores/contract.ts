@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeClients, describeOwners } from './contract/clients-owners.ts';
 import { type MakeStore, useStore } from './contract/fixtures.ts';
+import { describeExchange } from './contract/exchange.ts';
 import { describeNonces } from './contract/nonces.ts';
 import { describeAttempts, describeSessions } from './contract/sessions-attempts.ts';
 import { describeTemporaryCredentials } from './contract/temporary-credentials.ts';
@@ -20,6 +21,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
     describeClients(store);
     describeOwners(store);
     describeTemporaryCredentials(store);
+    describeExchange(store);
     describeTokenCredentials(store);
     describeNonces(store);
     describeSessions(store);

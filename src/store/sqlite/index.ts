@@ -31,9 +31,10 @@ export interface SqliteStoreOptions {
 
 function open(path: string, busyTimeoutMs: number): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // `timeout` is busy_timeout, set before the first statement: the server and the CLI open
+  // the same file, and even switching to WAL below needs the lock.
   const db = new DatabaseSync(path, { timeout: busyTimeoutMs, enableForeignKeyConstraints: true });
   try {
-    db.exec(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');
     // Cascading deletes (clients.remove, owners.remove) depend on it.

@@ -1,6 +1,7 @@
 // Fresh, uniquely keyed records for the contract suite, so every test owns its data and the
 // suite can run against a database other runs (or other suites) also use.
 import { randomUUID } from 'node:crypto';
+import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import type {
   NewClient,
@@ -99,4 +100,20 @@ export function newToken(
 /** An owner's approval (§2.2) as authorize() takes it. */
 export function grantFor(ownerId: string) {
   return { ownerId, verifier: unique('verifier'), scope: 'photos:read', lifetime: 3600 };
+}
+
+/** An issued credential of a fresh client, plus an owner to approve it. */
+export async function issued(store: Store) {
+  const parties = await createParties(store);
+  const temporary = newTemporary(parties.clientKey);
+  await store.temporaryCredentials.create(temporary);
+  return { ...parties, temporary, token: temporary.token };
+}
+
+/** An issued credential, approved by its owner at `now`. */
+export async function authorized(store: Store) {
+  const fixture = await issued(store);
+  const grant = grantFor(fixture.ownerId);
+  assert.equal(await store.temporaryCredentials.authorize(fixture.token, grant, now), true);
+  return { ...fixture, grant };
 }
