@@ -2,7 +2,7 @@
  * The three-step flow from the client's side (RFC 5849 §2), as request/process pairs:
  * each `…Request()` builds and sends, each `process…Response()` validates the answer.
  */
-import { parseFormUrlEncoded } from '../protocol/index.ts';
+import { parseFormUrlEncoded, percentEncode } from '../protocol/index.ts';
 import { createSigningFetch } from './fetch.ts';
 import type { ClientCredentials, TokenCredentials } from './sign.ts';
 import type { Transmission } from '../protocol/index.ts';
@@ -67,7 +67,9 @@ export async function processTemporaryCredentialsResponse(
 /** §2.2: where to send the resource owner, with `oauth_token` added to any existing query. */
 export function authorizationUrl(endpoint: string | URL, temporary: TokenCredentials): string {
   const url = new URL(endpoint);
-  url.searchParams.append('oauth_token', temporary.token);
+  // Appended as text: searchParams would re-serialize (and so change) the existing query.
+  const pair = `oauth_token=${percentEncode(temporary.token)}`;
+  url.search = url.search.length > 1 ? `${url.search.slice(1)}&${pair}` : pair;
   return url.toString();
 }
 

@@ -61,7 +61,9 @@ describe('RFC 5849 §3.4.1.3.1 form parsing, for any pairs', () => {
   it('reads back the pairs of a body written by URLSearchParams ("+" for a space)', () => {
     fc.assert(
       fc.property(fc.array(pair), (pairs) => {
-        const body = new URLSearchParams(pairs.map(([n, v]) => [n, v])).toString();
+        const body = new URLSearchParams(
+          pairs.map(([n, v]): [string, string] => [n, v]),
+        ).toString();
         assert.deepEqual(parseFormUrlEncoded(body), pairs);
       }),
     );
