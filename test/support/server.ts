@@ -25,6 +25,8 @@ export interface TestServerOptions {
   readonly app?: Omit<BuildOptions, 'provider'> | undefined;
   /** Interface to listen on; 127.0.0.1 by default. */
   readonly host?: string | undefined;
+  /** Port to listen on (a restart keeps its port, so signed URLs stay valid); free one by default. */
+  readonly port?: number | undefined;
 }
 
 export interface TestServer {
@@ -48,7 +50,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
   const provider = createProvider({ store, policy: options.policy, now: options.now });
   const app = await buildApp({ maintenance: false, ...options.app, provider });
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ host, port: 0 });
+  await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
   const scheme = options.app?.tls === undefined ? 'http' : 'https';

@@ -5,7 +5,9 @@
  * real HTTP. The owner's approval goes through provider.authorization.approve, the same call
  * the consent page's Allow makes.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type {
   ClientCredentials,
   SignOptions,
@@ -64,17 +66,26 @@ export interface SignedCall {
   readonly timestamp?: number | string | undefined;
   readonly nonce?: string | undefined;
   readonly includeVersion?: boolean | undefined;
-  /** Sign for this URL instead of the server's (to change the scheme, host or port). */
+  /** Sign for this URL instead of the server's (to change the scheme, host, port or path). */
   readonly signedUrl?: string | undefined;
+  /** Send to this path (and query) instead of the signed one. */
+  readonly sentPath?: string | undefined;
+  /** Send with this HTTP method instead of the signed one. */
+  readonly sentMethod?: string | undefined;
 }
 
 export interface World {
+  /** The running server; replaced by restart(). */
   readonly server: TestServer;
   readonly clock: TestClock;
   readonly url: string;
   readonly sharedClient: Client;
   readonly rsaClient: Client;
+  /** A third client, shared secret, no registered callbacks. */
+  readonly otherClient: Client;
   readonly owner: Owner;
+  /** Stops the server and starts it again on the same database file and clock. */
+  restart(): Promise<void>;
   credentials(method: MethodName): ClientCredentials;
   /** Signs a request with the client SDK; returns what goes on the wire. */
   sign(call: SignedCall): {
@@ -119,19 +130,28 @@ export function httpMethodFor(transmission: Transmission): string {
   return transmission === 'body' ? 'POST' : 'GET';
 }
 
+/** The callbacks the shared-secret and RSA clients registered (§2.1 callback rules). */
+export const REGISTERED_CALLBACKS = [
+  'https://app.example/callback?from=latchkey#done',
+  'myapp://authorized',
+] as const;
+
 export async function startWorld(options: TestServerOptions = {}): Promise<World> {
   const clock = new TestClock();
-  const server = await startServer({ now: clock.now, ...options });
+  const directory = mkdtempSync(join(tmpdir(), 'latchkey-world-'));
+  const path = join(directory, 'latchkey.db');
+  let server = await startServer({ now: clock.now, ...options, path });
   const provider = server.provider;
   const sharedClient = await provider.clients.register({
     name: 'Shared-secret app',
-    callbacks: [],
+    callbacks: [...REGISTERED_CALLBACKS],
   });
   const rsaClient = await provider.clients.register({
     name: 'RSA app',
     rsaPublicKey: RSA_PUBLIC_KEY,
-    signatureMethods: ['RSA-SHA1'],
+    callbacks: [...REGISTERED_CALLBACKS],
   });
+  const otherClient = await provider.clients.register({ name: 'Another app' });
   // The store directly: the owner's password is not under test here, and scrypt is slow.
   const owner = await server.store.owners.create({
     id: 'owner-alice',
@@ -143,6 +163,11 @@ export async function startWorld(options: TestServerOptions = {}): Promise<World
     method === 'RSA-SHA1'
       ? { key: rsaClient.key, privateKey: RSA_PRIVATE_KEY }
       : { key: sharedClient.key, secret: sharedClient.secret };
+
+  const restart = async () => {
+    await server.close();
+    server = await startServer({ now: clock.now, ...options, path, port: server.port });
+  };
 
   const sign: World['sign'] = (call) => {
     const httpMethod = call.httpMethod ?? httpMethodFor(call.transmission);
@@ -162,8 +187,13 @@ export async function startWorld(options: TestServerOptions = {}): Promise<World
     });
     // Sent to the real server whatever URL was signed (only the origin differs).
     const sentUrl = new URL(signed.url);
-    const target = server.url + sentUrl.pathname + sentUrl.search;
-    return { method: signed.method, url: target, headers: signed.headers, body: signed.body };
+    const target = server.url + (call.sentPath ?? sentUrl.pathname + sentUrl.search);
+    return {
+      method: call.sentMethod ?? signed.method,
+      url: target,
+      headers: signed.headers,
+      body: signed.body,
+    };
   };
 
   const call: World['call'] = (c) => send(sign(c));
@@ -185,7 +215,7 @@ export async function startWorld(options: TestServerOptions = {}): Promise<World
   };
 
   const approve: World['approve'] = async (temp, opts = {}) =>
-    (await provider.authorization.approve(temp.token, owner.id, opts)).verifier;
+    (await server.provider.authorization.approve(temp.token, owner.id, opts)).verifier;
 
   const exchange: World['exchange'] = (method, transmission, temp, verifier, client) =>
     call({
@@ -212,12 +242,18 @@ export async function startWorld(options: TestServerOptions = {}): Promise<World
     call({ signatureMethod: method, transmission, path: PATHS.me, token });
 
   return {
-    server,
+    get server() {
+      return server;
+    },
     clock,
-    url: server.url,
+    get url() {
+      return server.url;
+    },
     sharedClient,
     rsaClient,
+    otherClient,
     owner,
+    restart,
     credentials,
     sign,
     call,
@@ -226,7 +262,10 @@ export async function startWorld(options: TestServerOptions = {}): Promise<World
     exchange,
     tokenCredentials,
     me,
-    close: () => server.close(),
+    async close() {
+      await server.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
   };
 }
 
