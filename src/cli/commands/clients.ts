@@ -1,0 +1,184 @@
+/**
+ * `latchkey clients`: register client applications (RFC 5849 §1.1: client credentials are
+ * "established with the server before any request") and look after them. The secret is
+ * printed by `add` and `rotate-secret` only.
+ */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { Client } from '../../store/index.ts';
+import { withProvider } from '../context.ts';
+import { CommandFailure, UsageError } from '../errors.ts';
+import { fields, print, printJson, table, time } from '../output.ts';
+import { configOf, withSettings } from '../settings-options.ts';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** Everything about a client except its secret. */
+function publicView(client: Client) {
+  return {
+    key: client.key,
+    name: client.name,
+    description: client.description,
+    website: client.website,
+    callbacks: client.callbacks,
+    signatureMethods: client.signatureMethods,
+    rsaPublicKey: client.rsaPublicKey,
+    constrainedDevice: client.constrainedDevice,
+    verified: client.verified,
+    createdAt: time(client.createdAt),
+  };
+}
+
+function describe(client: Client): string {
+  return fields([
+    ['key', client.key],
+    ['name', client.name],
+    ['description', client.description || '-'],
+    ['website', client.website ?? '-'],
+    ['callbacks', client.callbacks.join(' ') || '- (any, or oob)'],
+    ['signature methods', client.signatureMethods.join(', ') || '- (any the server accepts)'],
+    ['RSA public key', client.rsaPublicKey === null ? 'no' : 'yes'],
+    ['constrained device', client.constrainedDevice ? 'yes' : 'no'],
+    ['verified', client.verified ? 'yes' : 'no'],
+    ['created', time(client.createdAt)],
+  ]);
+}
+
+function printCredentials(client: Client, json: boolean, what: string): void {
+  if (json) return printJson({ ...publicView(client), secret: client.secret });
+  print(what);
+  print(
+    fields([
+      ['key', client.key],
+      ['secret', client.secret === '' ? '(none: RSA methods only)' : client.secret],
+    ]),
+  );
+  if (client.secret !== '') print('The secret is shown this once: store it now.');
+}
+
+function readPublicKey(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new CommandFailure(`--rsa-public-key: cannot read ${file} (${code})`);
+  }
+}
+
+interface AddOptions {
+  name: string;
+  description?: string;
+  website?: string;
+  callback: string[];
+  signatureMethod: string[];
+  constrainedDevice?: boolean;
+  key?: string;
+  secret?: string;
+  rsaPublicKey?: string;
+  json?: boolean;
+}
+
+export function registerClients(program: Command): void {
+  const clients = program.command('clients').description('register and manage client applications');
+  const store = (command: Command) => withSettings(command, ['database']);
+
+  store(clients.command('add'))
+    .description('register a client and print its key and secret (the secret is shown once)')
+    .requiredOption('--name <name>', 'name shown to owners on the consent page')
+    .option('--description <text>', 'what the application does, shown on the consent page')
+    .option('--website <url>', "the application's web site")
+    .option('--callback <url>', 'a callback URI the client may use (repeatable)', collect, [])
+    .option('--signature-method <method>', 'allow only this method (repeatable)', collect, [])
+    .option('--constrained-device', 'show the oob verifier as a short code easy to type')
+    .option('--key <key>', 'use this client key (to migrate from another provider)')
+    .option('--secret <secret>', 'use this secret (with --key)')
+    .option('--rsa-public-key <file>', 'PEM RSA public key file, for the RSA-* methods')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      '\nExample:\n  latchkey clients add --name "Photo printer" --callback https://printer.example/cb',
+    )
+    .action(async (options: AddOptions, command: Command) => {
+      if (options.secret !== undefined && options.key === undefined) {
+        throw new UsageError('--secret goes with --key (to migrate existing credentials)');
+      }
+      const rsaPublicKey =
+        options.rsaPublicKey === undefined ? undefined : readPublicKey(options.rsaPublicKey);
+      const client = await withProvider(configOf(command), (provider) =>
+        provider.clients.register({
+          name: options.name,
+          description: options.description,
+          website: options.website,
+          callbacks: options.callback,
+          signatureMethods: options.signatureMethod,
+          rsaPublicKey,
+          constrainedDevice: options.constrainedDevice ?? false,
+          key: options.key,
+          secret: options.secret,
+        }),
+      );
+      printCredentials(client, options.json === true, `Registered client "${client.name}".`);
+    });
+
+  store(clients.command('list'))
+    .description('list the registered clients')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const list = await withProvider(configOf(command), (provider) => provider.clients.list());
+      if (options.json === true) return printJson(list.map(publicView));
+      if (list.length === 0) return print('No clients. Register one with `latchkey clients add`.');
+      print(
+        table(
+          ['KEY', 'NAME', 'VERIFIED', 'CALLBACKS', 'CREATED'],
+          list.map((c) => [
+            c.key,
+            c.name,
+            c.verified ? 'yes' : 'no',
+            String(c.callbacks.length),
+            time(c.createdAt),
+          ]),
+        ),
+      );
+    });
+
+  store(clients.command('show'))
+    .description('show one client (never its secret)')
+    .argument('<key>', 'client key')
+    .option('--json', 'print JSON')
+    .action(async (key: string, options: { json?: boolean }, command: Command) => {
+      const client = await withProvider(configOf(command), (p) => p.clients.get(key));
+      if (options.json === true) printJson(publicView(client));
+      else print(describe(client));
+    });
+
+  store(clients.command('remove'))
+    .description('remove a client; its tokens stop working')
+    .argument('<key>', 'client key')
+    .action(async (key: string, _options: object, command: Command) => {
+      await withProvider(configOf(command), (p) => p.clients.remove(key));
+      print(`Removed client ${key}.`);
+    });
+
+  store(clients.command('rotate-secret'))
+    .description('give a client a new secret (printed once); the old one stops working')
+    .argument('<key>', 'client key')
+    .option('--json', 'print JSON')
+    .action(async (key: string, options: { json?: boolean }, command: Command) => {
+      const client = await withProvider(configOf(command), (p) => p.clients.rotateSecret(key));
+      printCredentials(client, options.json === true, `New secret for client "${client.name}".`);
+    });
+
+  store(clients.command('verify'))
+    .description('mark a client verified (the consent page says so), or not with --unverify')
+    .argument('<key>', 'client key')
+    .option('--unverify', 'remove the mark')
+    .action(async (key: string, options: { unverify?: boolean }, command: Command) => {
+      const verified = options.unverify !== true;
+      const client = await withProvider(configOf(command), (p) =>
+        p.clients.update(key, { verified }),
+      );
+      print(
+        `Client ${client.key} ("${client.name}") is ${verified ? 'now' : 'no longer'} verified.`,
+      );
+    });
+}

@@ -1,0 +1,114 @@
+/**
+ * `latchkey serve` (what `npm start` runs): opens the store, builds the provider with the
+ * configured policy and the HTTP app, listens, and prints the endpoint advertisement
+ * (RFC 5849 §1 item 6). SIGINT or SIGTERM close it gracefully; a second one ends it at once.
+ */
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Command } from 'commander';
+import type { FastifyInstance } from 'fastify';
+import { ConfigError, settingNames, spellings } from '../../config.ts';
+import type { LatchkeyConfig } from '../../config.ts';
+import { createProvider } from '../../provider/index.ts';
+import { openStore, policyOf } from '../context.ts';
+import { CommandFailure } from '../errors.ts';
+import { note, print } from '../output.ts';
+import { configOf, withSettings } from '../settings-options.ts';
+
+function readTls(config: LatchkeyConfig): { cert: string; key: string } | undefined {
+  if (config.tlsCert === undefined || config.tlsKey === undefined) return undefined;
+  const read = (name: 'tlsCert' | 'tlsKey', file: string): string => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      const names = spellings(name);
+      throw new ConfigError(
+        name,
+        'default',
+        `${name} (${names.flag}): cannot read ${file} (${code})`,
+      );
+    }
+  };
+  return { cert: read('tlsCert', config.tlsCert), key: read('tlsKey', config.tlsKey) };
+}
+
+/** The URL to print: the public one, else the address we listen on. */
+function baseUrl(config: LatchkeyConfig, tls: boolean, address: AddressInfo): string {
+  if (config.publicUrl !== undefined) return config.publicUrl;
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const host = wildcard ? '127.0.0.1' : address.address;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return `${tls ? 'https' : 'http'}://${shown}:${address.port}`;
+}
+
+export function registerServe(program: Command): void {
+  withSettings(program.command('serve'), settingNames)
+    .description('run the provider: the three flow endpoints, the authorization pages and /api/me')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  latchkey serve\n  latchkey serve --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem',
+    )
+    .action(async (_options: object, command: Command) => {
+      const config = configOf(command);
+      const tls = readTls(config);
+      const store = openStore(config);
+      const provider = createProvider({ store, policy: policyOf(config) });
+      const closeAll = async () => {
+        await provider.close();
+        await store.close();
+      };
+      let app: FastifyInstance;
+      let advertise: typeof import('../../http/routes/advertisement.ts').advertise;
+      try {
+        // Loaded here so the other commands start without the HTTP stack.
+        const { buildServer } = await import('../../server.ts');
+        ({ advertise } = await import('../../http/routes/advertisement.ts'));
+        app = await buildServer({
+          provider,
+          paths: config.paths,
+          tls,
+          trustProxy: config.trustProxy,
+          insecureHttp: config.insecureHttp,
+          publicUrl: config.publicUrl,
+          logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+          bodyLimit: config.bodyLimit,
+          sessionSecret: config.sessionSecret,
+        });
+        await app.listen({ host: config.host, port: config.port });
+      } catch (error) {
+        await closeAll();
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+          throw new CommandFailure(`cannot listen on ${config.host} port ${config.port} (${code})`);
+        }
+        throw error;
+      }
+
+      const base = baseUrl(config, tls !== undefined, app.server.address() as AddressInfo);
+      print(`Latchkey listening on ${base}`);
+      print(`Endpoint advertisement (also at ${base}/.well-known/oauth1-provider):`);
+      print(JSON.stringify(advertise(base, provider, config.paths), null, 2));
+
+      let closing = false;
+      const shutDown = (signal: NodeJS.Signals) => {
+        if (closing) {
+          note(`${signal} again: exiting now.`);
+          process.exit(1);
+        }
+        closing = true;
+        note(`${signal}: closing (finishing requests in flight)…`);
+        app
+          .close()
+          .then(closeAll)
+          .then(() => note('Closed.'))
+          .catch((error: unknown) => {
+            note(
+              `latchkey: error while closing: ${error instanceof Error ? error.message : error}`,
+            );
+            process.exitCode = 1;
+          });
+      };
+      process.on('SIGINT', shutDown).on('SIGTERM', shutDown);
+    });
+}

@@ -1,0 +1,77 @@
+/** `latchkey users`: the resource owners' accounts they sign in with on the authorization page. */
+import type { Command } from 'commander';
+import { withProvider } from '../context.ts';
+import { print, printJson, table, time } from '../output.ts';
+import { passwordFrom } from '../read-input.ts';
+import { configOf, withSettings } from '../settings-options.ts';
+
+interface PasswordOptions {
+  password?: string;
+  passwordStdin?: boolean;
+}
+
+function passwordOptions(command: Command): Command {
+  return command
+    .option(
+      '--password <password>',
+      'the password (visible to other users: prefer --password-stdin)',
+    )
+    .option('--password-stdin', 'read the password from stdin (hidden prompt at a terminal)');
+}
+
+export function registerUsers(program: Command): void {
+  const users = program.command('users').description('manage resource owner accounts');
+  const store = (command: Command) => withSettings(command, ['database']);
+
+  passwordOptions(store(users.command('add')))
+    .description('create an account')
+    .requiredOption('--username <username>', 'letters, digits and . _ @ -, up to 64')
+    .addHelpText(
+      'after',
+      '\nExample:\n  printf %s "$PASSWORD" | latchkey users add --username alice --password-stdin',
+    )
+    .action(async (options: PasswordOptions & { username: string }, command: Command) => {
+      const config = configOf(command);
+      const password = await passwordFrom(options);
+      const owner = await withProvider(config, (p) => p.owners.create(options.username, password));
+      print(`Created user ${owner.username}.`);
+    });
+
+  store(users.command('list'))
+    .description('list the accounts')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const owners = await withProvider(configOf(command), (p) => p.owners.list());
+      const view = owners.map((o) => ({
+        id: o.id,
+        username: o.username,
+        createdAt: time(o.createdAt),
+      }));
+      if (options.json === true) return printJson(view);
+      if (view.length === 0) return print('No users. Create one with `latchkey users add`.');
+      print(
+        table(
+          ['USERNAME', 'ID', 'CREATED'],
+          view.map((o) => [o.username, o.id, o.createdAt]),
+        ),
+      );
+    });
+
+  store(users.command('remove'))
+    .description('remove an account and every token it granted')
+    .argument('<username>')
+    .action(async (username: string, _options: object, command: Command) => {
+      await withProvider(configOf(command), (p) => p.owners.remove(username));
+      print(`Removed user ${username}.`);
+    });
+
+  passwordOptions(store(users.command('passwd')))
+    .description("set an account's password (signs it out everywhere)")
+    .argument('<username>')
+    .action(async (username: string, options: PasswordOptions, command: Command) => {
+      const config = configOf(command);
+      const password = await passwordFrom(options);
+      await withProvider(config, (p) => p.owners.setPassword(username, password));
+      print(`Changed the password of ${username}.`);
+    });
+}

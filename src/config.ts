@@ -1,0 +1,423 @@
+/**
+ * One typed configuration for every `latchkey` command, from flags, `LATCHKEY_*` environment
+ * variables and an optional JSON file (precedence in that order, then the defaults),
+ * validated at start-up. The `settings` table below is the single source: the CLI builds its
+ * flags from it and `scripts/generate-config-docs.ts` turns its TSDoc into
+ * docs/configuration.md (`npm run docs:config`).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { builtInSignatureMethods } from './protocol/signature-methods.ts';
+import {
+  boolean,
+  enumeration,
+  hostName,
+  httpUrl,
+  integer,
+  list,
+  optional,
+  path,
+  SettingProblem,
+  text,
+  urlPath,
+} from './config-values.ts';
+import type { Setting } from './config-values.ts';
+
+export { SettingProblem } from './config-values.ts';
+export type { Setting } from './config-values.ts';
+
+/** Raised at start-up when a setting is wrong; the message names the setting as it was given. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  /** The setting at fault (`port`, `paths.authorize`…), or undefined for the file itself. */
+  readonly setting: string | undefined;
+  /** Where the bad value came from. */
+  readonly origin: 'flag' | 'env' | 'file' | 'default';
+
+  constructor(setting: string | undefined, origin: ConfigError['origin'], message: string) {
+    super(message);
+    this.setting = setting;
+    this.origin = origin;
+  }
+}
+
+/**
+ * Every setting. The TSDoc of each entry is its documentation (copied into
+ * docs/configuration.md); `summary` is the one line `--help` shows. Names with a dot belong
+ * to a group (`paths.authorize` is `config.paths.authorize` and `{"paths": {"authorize": …}}`
+ * in the file).
+ */
+export const settings = {
+  /**
+   * The address `latchkey serve` listens on. The default accepts connections from this
+   * machine only; use `0.0.0.0` (or `::`) to listen on every interface. Over plain HTTP the
+   * flow endpoints and PLAINTEXT answer only on loopback unless `insecureHttp` is set.
+   */
+  host: {
+    env: 'LATCHKEY_HOST',
+    flag: '--host <address>',
+    summary: 'address to listen on',
+    default: '127.0.0.1',
+    parse: hostName,
+  },
+  /** The TCP port `latchkey serve` listens on; `0` picks a free port (printed at start-up). */
+  port: {
+    env: 'LATCHKEY_PORT',
+    flag: '--port <number>',
+    summary: 'port to listen on (0 picks a free one)',
+    default: 8080,
+    parse: integer(0, 65535),
+  },
+  /**
+   * Where the data lives: the path of the embedded SQLite file (its directory is created when
+   * missing). Every command that reads or writes clients, users or tokens uses it.
+   */
+  database: {
+    env: 'LATCHKEY_DATABASE',
+    flag: '--database <path>',
+    summary: 'SQLite database file',
+    default: './data/latchkey.db',
+    parse: path,
+    isPath: true,
+  },
+  /**
+   * PEM certificate file (with its chain). With `tlsKey`, `latchkey serve` speaks HTTPS
+   * itself, which RFC 5849 §2.1 and §2.3 require around the flow endpoints.
+   */
+  tlsCert: {
+    env: 'LATCHKEY_TLS_CERT',
+    flag: '--tls-cert <file>',
+    summary: 'PEM certificate file: serve HTTPS',
+    default: undefined,
+    parse: optional(path),
+    isPath: true,
+  },
+  /** PEM private key file of `tlsCert`. Give both or neither. */
+  tlsKey: {
+    env: 'LATCHKEY_TLS_KEY',
+    flag: '--tls-key <file>',
+    summary: 'PEM private key file of --tls-cert',
+    default: undefined,
+    parse: optional(path),
+    isPath: true,
+  },
+  /**
+   * Latchkey runs behind a reverse proxy that terminates TLS: the signature base string URI
+   * (RFC 5849 §3.4.1.2) and the client address follow `Forwarded` / `X-Forwarded-Proto` /
+   * `X-Forwarded-Host`. Only set it when a proxy you run sets those headers, since a client
+   * could otherwise choose the URI that is checked.
+   */
+  trustProxy: {
+    env: 'LATCHKEY_TRUST_PROXY',
+    flag: '--trust-proxy',
+    summary: 'trust Forwarded / X-Forwarded-* from a proxy',
+    default: false,
+    parse: boolean,
+  },
+  /**
+   * Allow the flow endpoints and PLAINTEXT over plain HTTP on a non-loopback address. Credentials
+   * then cross the network in clear: for a private test network only.
+   */
+  insecureHttp: {
+    env: 'LATCHKEY_INSECURE_HTTP',
+    flag: '--insecure-http',
+    summary: 'allow the flow over plain HTTP off loopback',
+    default: false,
+    parse: boolean,
+  },
+  /**
+   * The absolute URL clients reach this server at (for example `https://auth.example.com`),
+   * used in the endpoint advertisement when the server cannot know it, such as behind a
+   * proxy. By default the advertisement follows the request's own host.
+   */
+  publicUrl: {
+    env: 'LATCHKEY_PUBLIC_URL',
+    flag: '--public-url <url>',
+    summary: 'URL clients reach this server at',
+    default: undefined,
+    parse: optional(httpUrl),
+  },
+  /** Path of the temporary credential endpoint (RFC 5849 §2.1). */
+  'paths.requestToken': {
+    env: 'LATCHKEY_REQUEST_TOKEN_PATH',
+    flag: '--request-token-path <path>',
+    summary: 'path of the temporary credential endpoint',
+    default: '/oauth/request_token',
+    parse: urlPath,
+  },
+  /** Path of the resource owner authorization page (RFC 5849 §2.2). */
+  'paths.authorize': {
+    env: 'LATCHKEY_AUTHORIZE_PATH',
+    flag: '--authorize-path <path>',
+    summary: 'path of the authorization page',
+    default: '/oauth/authorize',
+    parse: urlPath,
+  },
+  /** Path of the token credential endpoint (RFC 5849 §2.3). */
+  'paths.accessToken': {
+    env: 'LATCHKEY_ACCESS_TOKEN_PATH',
+    flag: '--access-token-path <path>',
+    summary: 'path of the token credential endpoint',
+    default: '/oauth/access_token',
+    parse: urlPath,
+  },
+  /**
+   * How far, in seconds, a request's `oauth_timestamp` may be from the server's clock, either
+   * way (RFC 5849 §3.3 leaves it to the server). Nonces are kept this long.
+   */
+  timestampWindowSeconds: {
+    env: 'LATCHKEY_TIMESTAMP_WINDOW',
+    flag: '--timestamp-window <seconds>',
+    summary: 'accepted clock difference, seconds',
+    default: 300,
+    parse: integer(1, 86400),
+  },
+  /** Seconds a temporary credential lives between its issue and its exchange (RFC 5849 §2.1). */
+  temporaryCredentialLifetimeSeconds: {
+    env: 'LATCHKEY_TEMPORARY_CREDENTIAL_LIFETIME',
+    flag: '--temporary-credential-lifetime <seconds>',
+    summary: 'lifetime of temporary credentials, seconds',
+    default: 600,
+    parse: integer(1, 86400),
+  },
+  /**
+   * Default lifetime of token credentials, in seconds. Unset: a token lives until it is
+   * revoked. The owner may choose a shorter lifetime on the consent page.
+   */
+  tokenLifetimeSeconds: {
+    env: 'LATCHKEY_TOKEN_LIFETIME',
+    flag: '--token-lifetime <seconds>',
+    summary: 'default token lifetime, seconds (unset: until revoked)',
+    default: undefined,
+    parse: optional(integer(1, 10 * 365 * 86400)),
+  },
+  /**
+   * The signature methods the server accepts, comma-separated (or a JSON array in the file).
+   * The default is every built-in method; PLAINTEXT is still refused over plain HTTP off
+   * loopback.
+   */
+  signatureMethods: {
+    env: 'LATCHKEY_SIGNATURE_METHODS',
+    flag: '--signature-methods <list>',
+    summary: 'accepted signature methods, comma-separated',
+    default: builtInSignatureMethods.map((method) => method.name),
+    parse: list(builtInSignatureMethods.map((method) => method.name)),
+  },
+  /** The realm in `WWW-Authenticate: OAuth realm="…"` on 401 answers (RFC 5849 §3.5.1). */
+  realm: {
+    env: 'LATCHKEY_REALM',
+    flag: '--realm <text>',
+    summary: 'realm sent in WWW-Authenticate',
+    default: 'Latchkey',
+    parse: text(/^[\x20-\x7e]{1,100}$/, 'printable ASCII, 1-100 characters', /["\\]/),
+  },
+  /** How much the server logs (pino levels). `silent` logs nothing. */
+  logLevel: {
+    env: 'LATCHKEY_LOG_LEVEL',
+    flag: '--log-level <level>',
+    summary: 'fatal, error, warn, info, debug, trace or silent',
+    default: 'info',
+    parse: enumeration(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+  },
+  /** The largest request body accepted on the OAuth endpoints, in bytes (413 above it). */
+  bodyLimit: {
+    env: 'LATCHKEY_BODY_LIMIT',
+    flag: '--body-limit <bytes>',
+    summary: 'largest request body, bytes',
+    default: 65536,
+    parse: integer(1024, 64 * 1024 * 1024),
+  },
+  /**
+   * Signs the session cookie of the authorization pages; at least 32 characters. Unset, a
+   * random secret is made at each start, so owners sign in again after a restart; set the same
+   * value on every instance behind a load balancer. No flag: a command line is visible to
+   * every user of the machine.
+   */
+  sessionSecret: {
+    env: 'LATCHKEY_SESSION_SECRET',
+    flag: undefined,
+    summary: 'cookie signing secret (at least 32 characters)',
+    default: undefined,
+    parse: optional(text(/^.{32,}$/su, 'at least 32 characters')),
+    secret: true,
+  },
+} as const satisfies Record<string, Setting<unknown>>;
+
+export type SettingName = keyof typeof settings;
+type Values = { -readonly [K in SettingName]: ReturnType<(typeof settings)[K]['parse']> };
+type TopLevel = { [K in SettingName]: K extends `${string}.${string}` ? never : K }[SettingName];
+type Group = { [K in SettingName]: K extends `${infer G}.${string}` ? G : never }[SettingName];
+
+/** The resolved configuration: one field per setting, grouped settings as nested objects. */
+export type LatchkeyConfig = { readonly [K in TopLevel]: Values[K] } & {
+  readonly [G in Group]: {
+    readonly [K in SettingName as K extends `${G}.${infer R}` ? R : never]: Values[K];
+  };
+};
+
+export const settingNames = Object.keys(settings) as SettingName[];
+
+export interface ConfigSources {
+  /** Values from the command line, by setting name; undefined means not given. */
+  readonly flags?: Readonly<Partial<Record<SettingName, unknown>>> | undefined;
+  /** The environment (process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The JSON config file; `LATCHKEY_CONFIG` when not given. */
+  readonly file?: string | undefined;
+}
+
+/** How a setting is spelled in each place, for messages. */
+export function spellings(name: SettingName): { flag?: string; env: string; file: string } {
+  const setting: Setting<unknown> = settings[name];
+  const flag = setting.flag?.split(' ')[0];
+  return { ...(flag === undefined ? {} : { flag }), env: setting.env, file: name };
+}
+
+/** Resolves and validates the configuration; throws ConfigError naming the bad setting. */
+export function loadConfig(sources: ConfigSources = {}): LatchkeyConfig {
+  const env = sources.env ?? {};
+  const filePath = sources.file ?? nonEmpty(env['LATCHKEY_CONFIG']);
+  const file = filePath === undefined ? {} : readConfigFile(filePath);
+  const values: Record<string, unknown> = {};
+  const origins: Record<string, ConfigError['origin']> = {};
+
+  for (const name of settingNames) {
+    const setting: Setting<unknown> = settings[name];
+    const names = spellings(name);
+    const flagValue = sources.flags?.[name];
+    const envValue = nonEmpty(env[setting.env]);
+    let origin: ConfigError['origin'] = 'default';
+    let label: string = name;
+    let raw: unknown = undefined;
+    if (flagValue !== undefined) [origin, label, raw] = ['flag', names.flag ?? name, flagValue];
+    else if (envValue !== undefined) [origin, label, raw] = ['env', setting.env, envValue];
+    else if (Object.hasOwn(file, name)) {
+      [origin, label, raw] = ['file', `${name} (in ${filePath})`, file[name]];
+      if (setting.isPath === true && typeof raw === 'string' && filePath !== undefined) {
+        raw = resolveFrom(dirname(filePath), raw);
+      }
+    }
+    origins[name] = origin;
+    if (origin === 'default') {
+      values[name] = setting.default;
+      continue;
+    }
+    try {
+      values[name] = setting.parse(raw);
+    } catch (error) {
+      if (!(error instanceof SettingProblem)) throw error;
+      const got = setting.secret === true ? '' : `, got ${show(raw)}`;
+      throw new ConfigError(name, origin, `${label}: ${error.message}${got}`);
+    }
+  }
+
+  checkTogether(values, origins, filePath);
+  return nest(values) as LatchkeyConfig;
+}
+
+function checkTogether(
+  values: Record<string, unknown>,
+  origins: Record<string, ConfigError['origin']>,
+  filePath: string | undefined,
+): void {
+  const where = (name: SettingName): string => {
+    const names = spellings(name);
+    const origin = origins[name];
+    if (origin === 'flag') return names.flag ?? name;
+    if (origin === 'env') return names.env;
+    return `${name} (in ${filePath})`;
+  };
+  const cert = values['tlsCert'];
+  const key = values['tlsKey'];
+  if ((cert === undefined) !== (key === undefined)) {
+    const [given, missing]: [SettingName, SettingName] =
+      cert === undefined ? ['tlsKey', 'tlsCert'] : ['tlsCert', 'tlsKey'];
+    const other = spellings(missing);
+    throw new ConfigError(
+      given,
+      origins[given] ?? 'default',
+      `${where(given)}: needs ${missing} too (${other.flag} or ${other.env}): give both or neither`,
+    );
+  }
+  const seen = new Map<unknown, SettingName>();
+  for (const name of ['paths.requestToken', 'paths.authorize', 'paths.accessToken'] as const) {
+    const earlier = seen.get(values[name]);
+    if (earlier !== undefined) {
+      throw new ConfigError(
+        name,
+        origins[name] ?? 'default',
+        `${where(name)}: must differ from ${earlier}, got ${show(values[name])} for both`,
+      );
+    }
+    seen.set(values[name], name);
+  }
+}
+
+/** Reads the JSON file into setting name -> raw value, refusing names it does not know. */
+function readConfigFile(filePath: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(filePath, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new ConfigError(undefined, 'file', `config file ${filePath}: cannot be read (${code})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : 'invalid';
+    throw new ConfigError(undefined, 'file', `config file ${filePath}: not valid JSON (${detail})`);
+  }
+  if (!isObject(parsed)) {
+    throw new ConfigError(undefined, 'file', `config file ${filePath}: must be a JSON object`);
+  }
+  const flat: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (key === '$schema') continue;
+    const grouped = isObject(value) && settingNames.some((name) => name.startsWith(`${key}.`));
+    for (const [name, raw] of grouped
+      ? Object.entries(value).map(([inner, v]) => [`${key}.${inner}`, v] as const)
+      : [[key, value] as const]) {
+      if (!(settingNames as string[]).includes(name)) {
+        throw new ConfigError(name, 'file', `${name} (in ${filePath}): unknown setting`);
+      }
+      flat[name] = raw;
+    }
+  }
+  return flat;
+}
+
+function nest(values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, Record<string, unknown> | unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const dot = name.indexOf('.');
+    if (dot === -1) out[name] = value;
+    else {
+      const group = name.slice(0, dot);
+      const inner = (out[group] ?? {}) as Record<string, unknown>;
+      inner[name.slice(dot + 1)] = value;
+      out[group] = inner;
+    }
+  }
+  return out;
+}
+
+/** A file path in the config file is relative to the file, not to the working directory. */
+function resolveFrom(dir: string, value: string): string {
+  if (isAbsolute(value) || value.includes('://') || value === ':memory:') return value;
+  return resolve(dir, value);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function show(raw: unknown): string {
+  const text = JSON.stringify(raw) ?? String(raw);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
