@@ -1,0 +1,14 @@
+/** What every group of routes shares: options, the renderer, error pages, sessions, throttling. */
+import type { ErrorPages } from './error-page.ts';
+import type { ResolvedWebOptions } from './options.ts';
+import type { Render } from './render.ts';
+import type { Sessions } from './sessions.ts';
+import type { AccountThrottle } from './throttle.ts';
+
+export interface WebContext {
+  readonly options: ResolvedWebOptions;
+  readonly render: Render;
+  readonly errors: ErrorPages;
+  readonly sessions: Sessions;
+  readonly throttle: AccountThrottle;
+}

@@ -1,0 +1,88 @@
+/**
+ * `webPlugin`: every page a person sees (docs/pages.md). Registered by the app, not wrapped
+ * in fastify-plugin, so its parsers, hooks and error handler stay inside its own context:
+ * the OAuth endpoints keep their raw form parser and their `oauth_problem` error replies.
+ * Security headers (CSP, frame protection) come from the app's helmet at the root.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import csrfProtection from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { WebContext } from './context.ts';
+import { createErrorPages } from './error-page.ts';
+import { resolveWebOptions } from './options.ts';
+import type { WebOptions } from './options.ts';
+import { createRenderer } from './render.ts';
+import { authorizeRoutes } from './routes/authorize.ts';
+import { connectedAppsRoutes } from './routes/connected-apps.ts';
+import { developerRoutes } from './routes/developer.ts';
+import { docsRoutes } from './routes/docs.ts';
+import { homeRoutes } from './routes/home.ts';
+import { signInRoutes } from './routes/sign-in.ts';
+import { createSessions } from './sessions.ts';
+import { createAccountThrottle } from './throttle.ts';
+
+export type { WebOptions } from './options.ts';
+
+const staticRoot = fileURLToPath(new URL('./static/', import.meta.url));
+
+export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions): Promise<void> {
+  const options = resolveWebOptions(rawOptions);
+  const secret = options.sessionSecret ?? randomBytes(32).toString('base64url');
+  // The app registers @fastify/cookie at the root (signed with sessionSecret); standalone
+  // use (tests, embedding) gets its own.
+  if (!fastify.hasRequestDecorator('cookies')) await fastify.register(cookie, { secret });
+
+  await fastify.register(formbody, { bodyLimit: 65536 });
+  await fastify.register(csrfProtection, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: options.secureCookies ? '__Host-latchkey_csrf' : 'latchkey_csrf',
+    cookieOpts: {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: options.secureCookies,
+      signed: true,
+    },
+    // Tokens are bound to the session: one issued before sign-in, or to another session, fails.
+    getUserInfo: (request) => request.signedIn?.sessionId ?? '',
+    csrfOpts: { hmacKey: createHash('sha256').update(`latchkey csrf ${secret}`).digest() },
+  });
+  await fastify.register(rateLimit, { global: false });
+  await fastify.register(fastifyStatic, {
+    root: staticRoot,
+    prefix: '/static/',
+    decorateReply: false,
+    maxAge: '1h',
+  });
+
+  const sessions = createSessions(options);
+  const render = createRenderer(options);
+  const errors = createErrorPages(render);
+  const web: WebContext = {
+    options,
+    render,
+    errors,
+    sessions,
+    throttle: createAccountThrottle(options.provider, options.signIn),
+  };
+
+  fastify.decorateRequest('signedIn', null);
+  fastify.addHook('onRequest', async function loadSession(request) {
+    if (!request.url.startsWith('/static/')) await sessions.load(request);
+  });
+  fastify.setErrorHandler(async function webErrorPage(error, request, reply) {
+    return errors.handle(error, request, reply);
+  });
+
+  await homeRoutes(fastify, web);
+  await signInRoutes(fastify, web);
+  await authorizeRoutes(fastify, web);
+  await connectedAppsRoutes(fastify, web);
+  await developerRoutes(fastify, web);
+  await docsRoutes(fastify, web);
+}

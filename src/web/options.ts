@@ -1,0 +1,71 @@
+/**
+ * What the web pages need from the app (docs/pages.md): the provider, the flow paths, and
+ * how to set cookies. Everything else has a documented default.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Provider } from '../provider/index.ts';
+
+export interface WebPaths {
+  readonly requestToken?: string | undefined;
+  readonly authorize?: string | undefined;
+  readonly accessToken?: string | undefined;
+}
+
+/** Sign-in throttling (issue 4: "resists guessing"). */
+export interface SignInLimits {
+  /** Sign-in attempts for one account within the window before it is paused. */
+  readonly perAccount: number;
+  /** Sign-in posts from one address within the window. */
+  readonly perAddress: number;
+  readonly windowSeconds: number;
+}
+
+export interface WebOptions {
+  readonly provider: Provider;
+  readonly paths?: WebPaths | undefined;
+  /** Under TLS or a trusted https proxy: cookies get `Secure` and the `__Host-` prefix. */
+  readonly secureCookies?: boolean | undefined;
+  /** Keys the CSRF tokens; random per start when absent (open forms then fail after a restart). */
+  readonly sessionSecret?: string | undefined;
+  readonly signIn?: Partial<SignInLimits> | undefined;
+  /** How long a sign-in lasts, in seconds (default 12 hours). */
+  readonly sessionLifetimeSeconds?: number | undefined;
+  /** The public base URL for a request (honours publicUrl and a trusted proxy); from the app. */
+  readonly baseUrlOf?: ((request: FastifyRequest) => string) | undefined;
+}
+
+export interface ResolvedWebOptions {
+  readonly provider: Provider;
+  readonly paths: {
+    readonly requestToken: string;
+    readonly authorize: string;
+    readonly accessToken: string;
+  };
+  readonly secureCookies: boolean;
+  readonly sessionSecret: string | undefined;
+  readonly signIn: SignInLimits;
+  readonly sessionLifetimeSeconds: number;
+  readonly baseUrlOf: (request: FastifyRequest) => string;
+}
+
+export const defaultSignInLimits: SignInLimits = {
+  perAccount: 5,
+  perAddress: 30,
+  windowSeconds: 900,
+};
+
+export function resolveWebOptions(options: WebOptions): ResolvedWebOptions {
+  return {
+    provider: options.provider,
+    paths: {
+      requestToken: options.paths?.requestToken ?? '/oauth/request_token',
+      authorize: options.paths?.authorize ?? '/oauth/authorize',
+      accessToken: options.paths?.accessToken ?? '/oauth/access_token',
+    },
+    secureCookies: options.secureCookies ?? false,
+    sessionSecret: options.sessionSecret,
+    signIn: { ...defaultSignInLimits, ...options.signIn },
+    sessionLifetimeSeconds: options.sessionLifetimeSeconds ?? 12 * 3600,
+    baseUrlOf: options.baseUrlOf ?? ((request) => `${request.protocol}://${request.host}`),
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Turns a view and its data into an HTML response. Every page gets a fresh CSRF token bound
+ * to the session (so the sign-out button in the header works everywhere), `no-store` (pages
+ * carry tokens, verifiers and secrets that must not sit in a shared cache), and the signed-in
+ * username. Eta escapes every `<%= %>` interpolation.
+ */
+import { fileURLToPath } from 'node:url';
+import { Eta } from 'eta';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResolvedWebOptions } from './options.ts';
+
+const views = fileURLToPath(new URL('./views/', import.meta.url));
+
+export type PageData = Readonly<Record<string, unknown>> & { readonly title: string };
+
+export function createRenderer(options: ResolvedWebOptions) {
+  const eta = new Eta({ views, cache: true, autoEscape: true });
+
+  return async function render(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    view: string,
+    data: PageData,
+    status = 200,
+  ): Promise<FastifyReply> {
+    const signedIn = request.signedIn ?? null;
+    const csrf = reply.generateCsrf({ userInfo: signedIn?.sessionId ?? '' });
+    const html = await eta.renderAsync(view, {
+      ...data,
+      csrf,
+      username: signedIn?.owner.username ?? null,
+      paths: options.paths,
+    });
+    return reply
+      .code(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(html);
+  };
+}
+
+export type Render = ReturnType<typeof createRenderer>;

@@ -1,0 +1,90 @@
+/**
+ * §2.2 resource owner authorization: the page the client sends the owner to. The owner signs
+ * in, reads who asks and for what, and allows (verifier to the callback, or shown for `oob`)
+ * or denies (`oauth_problem=user_refused`, or a page for `oob`).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthorizationRequest } from '../../provider/index.ts';
+import type { WebContext } from '../context.ts';
+import { missingTokenProblem } from '../error-page.ts';
+import { field } from '../form.ts';
+import { lifetimeChoices, parseLifetime, safeLink } from '../format.ts';
+
+const badFormProblem = {
+  status: 400,
+  title: 'This answer can’t be read',
+  message:
+    'The form did not say whether to allow or deny, or asked for a lifetime this page does not offer. Nothing was changed.',
+  action: 'Go back, reload the page and choose again.',
+};
+
+export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
+  const { options, render, errors } = web;
+  const { provider } = options;
+  const path = options.paths.authorize;
+
+  function minutesLeft(asked: AuthorizationRequest): number {
+    return Math.max(1, Math.ceil((asked.temporaryCredential.expiresAt - provider.now()) / 60000));
+  }
+
+  function consentPage(request: FastifyRequest, reply: FastifyReply, asked: AuthorizationRequest) {
+    const { client } = asked;
+    return render(request, reply, 'consent', {
+      title: `Allow ${client.name}?`,
+      client,
+      website: safeLink(client.website),
+      scope: asked.scope,
+      lifetimes: lifetimeChoices(asked.defaultLifetime),
+      token: asked.temporaryCredential.token,
+      minutesLeft: minutesLeft(asked),
+    });
+  }
+
+  fastify.get(path, async (request, reply) => {
+    const token = field(request.query, 'oauth_token');
+    if (token === '') return errors.show(request, reply, missingTokenProblem);
+    // Check the request first: a dead link gets its clear page before any sign-in.
+    const asked = await provider.authorization.describe(token);
+    if (request.signedIn === null) {
+      return render(request, reply, 'sign-in', {
+        title: 'Sign in',
+        next: `${path}?oauth_token=${encodeURIComponent(token)}`,
+        client: asked.client,
+        username: '',
+        error: null,
+        notice: null,
+      });
+    }
+    return consentPage(request, reply, asked);
+  });
+
+  fastify.post(path, { preHandler: fastify.csrfProtection }, async (request, reply) => {
+    const token = field(request.body, 'oauth_token');
+    if (token === '') return errors.show(request, reply, missingTokenProblem);
+    const signedIn = request.signedIn;
+    if (signedIn === null) {
+      const back = `${path}?oauth_token=${encodeURIComponent(token)}`;
+      return reply.redirect(`/signin?next=${encodeURIComponent(back)}`, 303);
+    }
+    const decision = field(request.body, 'decision');
+    if (decision === 'deny') {
+      const denied = await provider.authorization.deny(token);
+      if (denied.redirect !== undefined) return reply.redirect(denied.redirect, 303);
+      return render(request, reply, 'denied', { title: 'Access denied', client: denied.client });
+    }
+    if (decision !== 'allow') return errors.show(request, reply, badFormProblem);
+    const asked = await provider.authorization.describe(token);
+    const lifetime = parseLifetime(field(request.body, 'lifetime'), asked.defaultLifetime);
+    if (lifetime === null) return errors.show(request, reply, badFormProblem);
+    const approval = await provider.authorization.approve(token, signedIn.owner.id, { lifetime });
+    if (approval.redirect !== undefined) return reply.redirect(approval.redirect, 303);
+    // oob (§2.2): show the verifier and tell the owner to give it to the app.
+    return render(request, reply, 'verifier', {
+      title: `Your code for ${asked.client.name}`,
+      client: asked.client,
+      verifier: approval.displayVerifier,
+      typing: asked.client.constrainedDevice,
+      minutesLeft: minutesLeft(asked),
+    });
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * The developer portal (issue 4): a signed-in owner registers apps, sees each app's client
+ * key, sees the secret once (at registration and at each rotation), and deletes apps. An app
+ * is visible only to the account that registered it.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { InputError } from '../../provider/index.ts';
+import type { Client } from '../../store/types.ts';
+import type { WebContext } from '../context.ts';
+import { blankAppForm, formField, readAppForm, toRegistration } from '../developer-form.ts';
+import type { AppFormValues } from '../developer-form.ts';
+import { notFoundProblem } from '../error-page.ts';
+import { field } from '../form.ts';
+import { formatTime, safeLink } from '../format.ts';
+import { signedInOrRedirect } from '../guard.ts';
+
+export async function developerRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
+  const { options, render, errors } = web;
+  const { provider } = options;
+  const methods = provider.policy.signatureMethods.names();
+  const csrf = { preHandler: fastify.csrfProtection };
+
+  /** The signed-in developer's own app named in the URL; answers 404 (or sign-in) otherwise. */
+  async function ownApp(request: FastifyRequest, reply: FastifyReply): Promise<Client | undefined> {
+    const signedIn = signedInOrRedirect(request, reply);
+    if (signedIn === undefined) return undefined;
+    const key = field(request.params, 'key');
+    const client = await provider.store.clients.find(key);
+    if (client === undefined || client.developerId !== signedIn.owner.id) {
+      await errors.show(request, reply, notFoundProblem);
+      return undefined;
+    }
+    return client;
+  }
+
+  function endpoints(request: FastifyRequest) {
+    const base = options.baseUrlOf(request);
+    return {
+      requestToken: base + options.paths.requestToken,
+      authorize: base + options.paths.authorize,
+      accessToken: base + options.paths.accessToken,
+    };
+  }
+
+  function formPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    values: AppFormValues,
+    error?: InputError,
+  ) {
+    return render(
+      request,
+      reply,
+      'developer-new',
+      {
+        title: 'Register an app',
+        values,
+        methods,
+        error:
+          error === undefined ? null : { field: formField(error.field), message: error.message },
+      },
+      error === undefined ? 200 : 422,
+    );
+  }
+
+  function secretPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    client: Client,
+    created: boolean,
+  ) {
+    return render(
+      request,
+      reply,
+      'developer-secret',
+      {
+        title: created ? `${client.name} is registered` : `New secret for ${client.name}`,
+        client,
+        created,
+        endpoints: endpoints(request),
+      },
+      created ? 201 : 200,
+    );
+  }
+
+  fastify.get('/developer', async (request, reply) => {
+    const signedIn = signedInOrRedirect(request, reply);
+    if (signedIn === undefined) return reply;
+    const apps = await provider.clients.list({ developerId: signedIn.owner.id });
+    apps.sort((a, b) => b.createdAt - a.createdAt);
+    const deleted = field(request.query, 'deleted') === '1';
+    return render(request, reply, 'developer-apps', { title: 'Your apps', apps, deleted });
+  });
+
+  fastify.get('/developer/apps/new', async (request, reply) => {
+    if (signedInOrRedirect(request, reply) === undefined) return reply;
+    return formPage(request, reply, blankAppForm);
+  });
+
+  fastify.post('/developer/apps', csrf, async (request, reply) => {
+    const signedIn = signedInOrRedirect(request, reply);
+    if (signedIn === undefined) return reply;
+    const values = readAppForm(request.body);
+    try {
+      const client = await provider.clients.register(toRegistration(values, signedIn.owner.id));
+      return await secretPage(request, reply, client, true);
+    } catch (error) {
+      if (error instanceof InputError) return formPage(request, reply, values, error);
+      throw error;
+    }
+  });
+
+  fastify.get('/developer/apps/:key', async (request, reply) => {
+    const client = await ownApp(request, reply);
+    if (client === undefined) return reply;
+    return render(request, reply, 'developer-app', {
+      title: client.name,
+      client,
+      website: safeLink(client.website),
+      created: formatTime(client.createdAt),
+      endpoints: endpoints(request),
+      methods: client.signatureMethods.length === 0 ? methods : client.signatureMethods,
+    });
+  });
+
+  fastify.post('/developer/apps/:key/secret', csrf, async (request, reply) => {
+    const client = await ownApp(request, reply);
+    if (client === undefined) return reply;
+    return secretPage(request, reply, await provider.clients.rotateSecret(client.key), false);
+  });
+
+  fastify.get('/developer/apps/:key/delete', async (request, reply) => {
+    const client = await ownApp(request, reply);
+    if (client === undefined) return reply;
+    return render(request, reply, 'developer-delete', { title: `Delete ${client.name}?`, client });
+  });
+
+  fastify.post('/developer/apps/:key/delete', csrf, async (request, reply) => {
+    const client = await ownApp(request, reply);
+    if (client === undefined) return reply;
+    await provider.clients.remove(client.key);
+    return reply.redirect('/developer?deleted=1', 303);
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * The documentation page served by Latchkey (issue 4): the three endpoint URIs (§2 asks the
+ * server to advertise them), the signature methods, a worked example of the flow, and the
+ * error vocabulary straight from the problem catalog, so the page cannot drift from the code.
+ */
+import type { FastifyInstance } from 'fastify';
+import { problems } from '../../protocol/index.ts';
+import type { WebContext } from '../context.ts';
+import { exampleCredentials, workedExample } from '../docs-example.ts';
+import { formatDuration } from '../format.ts';
+
+export async function docsRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
+  const { options, render } = web;
+  const { policy } = options.provider;
+
+  fastify.get('/docs', async (request, reply) => {
+    const base = options.baseUrlOf(request);
+    return render(request, reply, 'docs', {
+      title: 'Developer documentation',
+      wide: true,
+      base,
+      endpoints: {
+        requestToken: base + options.paths.requestToken,
+        authorize: base + options.paths.authorize,
+        accessToken: base + options.paths.accessToken,
+      },
+      methods: policy.signatureMethods.names(),
+      window: formatDuration(policy.timestampWindowSeconds),
+      temporaryLifetime: formatDuration(policy.temporaryCredentialLifetimeSeconds),
+      maxVerifierFailures: policy.maxVerifierFailures,
+      scopes: Object.entries(policy.scopes),
+      defaultScope: policy.defaultScope,
+      example: workedExample(base, options.paths),
+      credentials: exampleCredentials,
+      problems: Object.entries(problems).map(([code, entry]) => ({ code, ...entry })),
+    });
+  });
+}

@@ -1,0 +1,109 @@
+/** Sign-in and sign-out (issue 3 and 4): throttled per account and per address, sessions rotate. */
+import type { FastifyInstance } from 'fastify';
+import { field, safeNext } from '../form.ts';
+import type { WebContext } from '../context.ts';
+
+export async function signInRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
+  const { options, render, sessions, throttle } = web;
+
+  /** When sign-in interrupts an authorization, say which app is asking (if the request is still good). */
+  async function askingClient(next: string): Promise<{ readonly name: string } | null> {
+    const url = new URL(next, 'http://latchkey.invalid');
+    const token = url.searchParams.get('oauth_token');
+    if (url.pathname !== options.paths.authorize || token === null) return null;
+    try {
+      return (await options.provider.authorization.describe(token)).client;
+    } catch {
+      return null;
+    }
+  }
+
+  async function showForm(
+    request: Parameters<typeof render>[0],
+    reply: Parameters<typeof render>[1],
+    next: string,
+    extra: { username?: string; error?: string; notice?: string },
+    status = 200,
+  ) {
+    return render(
+      request,
+      reply,
+      'sign-in',
+      {
+        title: 'Sign in',
+        next,
+        client: await askingClient(next),
+        username: extra.username ?? '',
+        error: extra.error ?? null,
+        notice: extra.notice ?? null,
+      },
+      status,
+    );
+  }
+
+  fastify.get('/signin', async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const next = safeNext(field(query, 'next'));
+    if (request.signedIn !== null) return reply.redirect(next, 303);
+    const notice = field(query, 'signed_out') === '1' ? 'You are signed out.' : undefined;
+    return showForm(request, reply, next, notice === undefined ? {} : { notice });
+  });
+
+  fastify.post(
+    '/signin',
+    {
+      preHandler: fastify.csrfProtection,
+      config: {
+        rateLimit: {
+          max: options.signIn.perAddress,
+          timeWindow: options.signIn.windowSeconds * 1000,
+        },
+      },
+    },
+    async (request, reply) => {
+      const username = field(request.body, 'username').trim();
+      const password = field(request.body, 'password');
+      const next = safeNext(field(request.body, 'next'));
+      if (username === '' || password === '') {
+        return showForm(
+          request,
+          reply,
+          next,
+          { username, error: 'Enter your username and your password.' },
+          400,
+        );
+      }
+      if (!(await throttle.allow(username))) {
+        const minutes = Math.round(options.signIn.windowSeconds / 60);
+        return showForm(
+          request,
+          reply,
+          next,
+          {
+            username,
+            error: `Too many sign-in attempts for this account. To keep it safe, sign-in is paused: wait ${minutes} minutes, then try again.`,
+          },
+          429,
+        );
+      }
+      const owner = await options.provider.owners.authenticate(username, password);
+      if (owner === undefined) {
+        return showForm(
+          request,
+          reply,
+          next,
+          { username, error: 'The username or password is not right. Check both and try again.' },
+          422,
+        );
+      }
+      await throttle.clear(username);
+      await sessions.start(request, reply, owner);
+      return reply.redirect(next, 303);
+    },
+  );
+
+  fastify.post('/signout', { preHandler: fastify.csrfProtection }, async (request, reply) => {
+    await sessions.end(request, reply);
+    return reply.redirect('/signin?signed_out=1', 303);
+  });
+}
