@@ -16,6 +16,7 @@ import type { AppOptions, FlowPaths } from './options.ts';
 import { registerAdvertisement } from './routes/advertisement.ts';
 import { registerApiMe } from './routes/api-me.ts';
 import { registerFlowRoutes } from './routes/flow.ts';
+import { registerGateway } from './gateway.ts';
 import { logSerializers } from './log-serializers.ts';
 
 /** What the pages plugin receives from the app. */
@@ -118,6 +119,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       transport,
       baseUrlOf,
     });
+  }
+
+  if (options.gateway !== undefined) {
+    await registerGateway(app, provider, options.gateway, transport);
   }
 
   if (options.maintenance ?? true) {

@@ -4,6 +4,7 @@
  * when the operator declared a trusted proxy — what the proxy says in Forwarded or
  * X-Forwarded-Proto / X-Forwarded-Host.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingRequest } from '../provider/index.ts';
 
@@ -17,7 +18,19 @@ export function toIncomingRequest(
   request: FastifyRequest,
   transport: TransportSettings,
 ): IncomingRequest {
-  const url = request.raw.url ?? '/';
+  const body = typeof request.body === 'string' ? request.body : undefined;
+  return incomingFromNode(request.raw, body, transport);
+}
+
+/** The same from a plain node:http request and its raw body text (middleware adapters). */
+export function incomingFromNode(
+  request: IncomingMessage,
+  body: string | undefined,
+  transport: TransportSettings,
+  /** The URL as the client sent it, where a framework rewrites `request.url` (Express mounts). */
+  originalUrl?: string,
+): IncomingRequest {
+  const url = originalUrl ?? request.url ?? '/';
   const question = url.indexOf('?');
   let path = question < 0 ? url : url.slice(0, question);
   if (!path.startsWith('/')) path = absoluteFormPath(path); // "GET http://host/path" (RFC 7230 §5.3.2)
@@ -28,9 +41,8 @@ export function toIncomingRequest(
     if (forwarded.proto !== undefined) scheme = forwarded.proto;
     if (forwarded.host !== undefined) host = forwarded.host;
   }
-  const body = typeof request.body === 'string' ? request.body : undefined;
   return {
-    method: request.method,
+    method: request.method ?? 'GET',
     scheme,
     host,
     path,
@@ -48,7 +60,7 @@ export function isLoopback(address: string | undefined): boolean {
 }
 
 /** The connection came in on a loopback interface (an injected request has no local address). */
-function arrivedOnLoopback(request: FastifyRequest): boolean {
+function arrivedOnLoopback(request: IncomingMessage): boolean {
   const socket = request.socket;
   return isLoopback(socket.localAddress ?? socket.remoteAddress);
 }
@@ -62,7 +74,7 @@ function absoluteFormPath(target: string): string {
 }
 
 /** RFC 7239 `Forwarded` first (its first element: the proxy nearest the client), else X-Forwarded-*. */
-function forwardedByProxy(request: FastifyRequest): { proto?: string; host?: string } {
+function forwardedByProxy(request: IncomingMessage): { proto?: string; host?: string } {
   const result: { proto?: string; host?: string } = {};
   const forwarded = request.headers.forwarded;
   if (typeof forwarded === 'string') {

@@ -1,6 +1,7 @@
 /** What `buildApp` takes: the provider and the transport settings around it. */
 import type { FastifyServerOptions } from 'fastify';
 import type { Provider } from '../provider/index.ts';
+import type { GatewayOptions } from './gateway.ts';
 
 export interface FlowPaths {
   readonly requestToken: string;
@@ -30,6 +31,8 @@ export interface AppOptions {
   readonly bodyLimit?: number | undefined;
   /** Signs the session cookie; random per start when absent (sessions end on restart). */
   readonly sessionSecret?: string | undefined;
+  /** Gateway mode: verify and forward every request outside Latchkey's own paths. */
+  readonly gateway?: GatewayOptions | undefined;
   /** Start the provider's periodic upkeep with the server (default true). */
   readonly maintenance?: boolean | undefined;
 }

@@ -35,6 +35,13 @@ export function checkProtocolParameters(
   rules: ParameterRules,
   policy: Policy,
 ): ProtocolParameters {
+  // Bounded so one request cannot make the server sort and echo an unbounded list.
+  if (collected.signed.length > policy.maxParameters) {
+    throw new OAuthError(
+      'parameter_rejected',
+      `A request may carry at most ${policy.maxParameters} parameters.`,
+    );
+  }
   const p = collected.protocol;
   for (const name of p.keys()) {
     if (!ALLOWED[rules.kind].has(name)) {
@@ -63,8 +70,12 @@ export function checkProtocolParameters(
   require('oauth_callback', rules.kind === 'temporary');
   require('oauth_verifier', rules.kind === 'exchange');
   if (absent.length > 0) {
+    // No OAuth at all on a protected resource is an authentication challenge (401 with
+    // WWW-Authenticate, §3.5.1), not a malformed request.
+    const unauthenticated = collected.transmission === undefined && rules.kind === 'resource';
     throw new OAuthError('parameter_absent', `Missing: ${absent.join(', ')}.`, {
       advice: { oauth_parameters_absent: absent.join('&') },
+      ...(unauthenticated ? { status: 401 } : {}),
     });
   }
   if (signatureMethod === undefined) {

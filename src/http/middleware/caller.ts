@@ -1,0 +1,82 @@
+/**
+ * What every adapter (gateway, Fastify plugin, Express middleware, node:http helper) attaches
+ * to a verified request, and how any adapter answers a failure exactly as Latchkey does.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OAuthError, problemChallenge, problemFormBody } from '../../protocol/index.ts';
+import type { IncomingRequest, Provider, ResourceOptions } from '../../provider/index.ts';
+import { isFormContentType } from '../../protocol/index.ts';
+import { StoreUnavailableError } from '../../store/types.ts';
+import { toOAuthError } from '../error-reply.ts';
+
+/** Who is calling: the client, the owner it acts for (null when signed by the client alone), the scope. */
+export interface OAuthCaller {
+  readonly client: { readonly key: string; readonly name: string };
+  readonly owner: { readonly id: string; readonly username: string } | null;
+  readonly scope: string | null;
+  /** The token credential's identifier, or null for a two-legged request. */
+  readonly token: string | null;
+}
+
+/** Verifies a protected-resource request and describes the caller. Throws OAuthError. */
+export async function identifyCaller(
+  provider: Provider,
+  incoming: IncomingRequest,
+  resource: ResourceOptions,
+): Promise<OAuthCaller> {
+  const verified = await provider.verifyResourceRequest(incoming, resource);
+  const token = verified.tokenCredential;
+  const owner = token === undefined ? undefined : await provider.owners.findById(token.ownerId);
+  return {
+    client: { key: verified.client.key, name: verified.client.name },
+    owner: owner === undefined ? null : { id: owner.id, username: owner.username },
+    scope: token === undefined ? null : token.scope,
+    token: token === undefined ? null : token.token,
+  };
+}
+
+/**
+ * Reads a form-encoded body as text (the signature covers its parameters, §3.4.1.3.1);
+ * any other body is left unread for the application. Over `limit` bytes: 413.
+ */
+export async function readFormBody(
+  request: IncomingMessage,
+  limit: number,
+): Promise<string | undefined> {
+  if (!isFormContentType(request.headers['content-type'])) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) {
+      throw new OAuthError('parameter_rejected', 'The request body is too large.', { status: 413 });
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Writes an error on a plain ServerResponse, as the Latchkey server would. */
+export function writeOAuthFailure(response: ServerResponse, error: unknown, realm: string): void {
+  const oauthError = error instanceof Error ? toOAuthError(error) : undefined;
+  if (oauthError !== undefined) {
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      'cache-control': 'no-store',
+    };
+    if (oauthError.status === 401)
+      headers['www-authenticate'] = problemChallenge(oauthError, realm);
+    response.writeHead(oauthError.status, headers).end(problemFormBody(oauthError));
+    return;
+  }
+  if (error instanceof StoreUnavailableError) {
+    response
+      .writeHead(503, { 'retry-after': '5', 'content-type': 'text/plain; charset=utf-8' })
+      .end('The service is temporarily unavailable; try again shortly.');
+    return;
+  }
+  response
+    .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+    .end('Internal server error.');
+}

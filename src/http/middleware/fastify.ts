@@ -1,0 +1,67 @@
+/**
+ * Fastify plugin: every route in the scope it is registered in is protected, and
+ * `request.oauth` holds the caller. A route opts out with `config: { oauth: false }` or sets
+ * its own rule with `config: { oauth: { scope: 'write', tokenRequired: false } }`.
+ * Form bodies are kept as text for the signature and parsed for the handler.
+ * @example
+ * await app.register(latchkeyFastify, { provider });
+ * app.get('/photos', async (request) => ({ owner: request.oauth?.owner?.username }));
+ */
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ResourceOptions } from '../../provider/index.ts';
+import { sendOAuthError, toOAuthError } from '../error-reply.ts';
+import { incomingFromNode } from '../incoming-request.ts';
+import { identifyCaller } from './caller.ts';
+import type { OAuthCaller } from './caller.ts';
+import { DEFAULT_BODY_LIMIT, resourceOf, transportOf } from './options.ts';
+import type { MiddlewareOptions } from './options.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by latchkeyFastify on a verified request. */
+    oauth: OAuthCaller | null;
+  }
+  interface FastifyContextConfig {
+    /** false: this route is public; an object: its own scope / two-legged rule. */
+    oauth?: false | ResourceOptions;
+  }
+}
+
+const rawBodies = new WeakMap<object, string>();
+
+export interface FastifyMiddlewareOptions extends MiddlewareOptions {
+  /** Register the form-body parser (default true); turn off only if you keep raw bodies yourself. */
+  readonly parseForm?: boolean | undefined;
+}
+
+const plugin: FastifyPluginAsync<FastifyMiddlewareOptions> = async (app, options) => {
+  const transport = transportOf(options);
+  const defaults = resourceOf(options);
+  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  app.decorateRequest('oauth', null);
+  if (options.parseForm ?? true) {
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: limit },
+      (request, body, done) => {
+        rawBodies.set(request, body as string);
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      },
+    );
+  }
+  app.addHook('preHandler', async function verifyOAuth(request: FastifyRequest, reply) {
+    const rule = request.routeOptions.config.oauth;
+    if (rule === false) return;
+    try {
+      const incoming = incomingFromNode(request.raw, rawBodies.get(request), transport);
+      request.oauth = await identifyCaller(options.provider, incoming, { ...defaults, ...rule });
+    } catch (error) {
+      const oauthError = error instanceof Error ? toOAuthError(error) : undefined;
+      if (oauthError === undefined) throw error;
+      return sendOAuthError(reply, oauthError, options.provider.policy.realm);
+    }
+  });
+};
+
+export const latchkeyFastify = fp(plugin, { fastify: '5.x', name: 'latchkey' });

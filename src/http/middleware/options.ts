@@ -1,0 +1,30 @@
+/** Options every middleware adapter takes. */
+import type { Provider, ResourceOptions } from '../../provider/index.ts';
+import type { TransportSettings } from '../incoming-request.ts';
+
+export interface MiddlewareOptions extends ResourceOptions {
+  /** A provider on the same store as the Latchkey server (tokens and nonces are shared). */
+  readonly provider: Provider;
+  /** Follow Forwarded / X-Forwarded-* for the base string URI (only behind a proxy you run). */
+  readonly trustProxy?: boolean | undefined;
+  /** The app serves HTTPS itself. */
+  readonly tls?: boolean | undefined;
+  /** Accept PLAINTEXT over plain HTTP off loopback. */
+  readonly insecureHttp?: boolean | undefined;
+  /** Largest form body read for verification, in bytes (default 64 KiB). */
+  readonly bodyLimit?: number | undefined;
+}
+
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+export function transportOf(options: MiddlewareOptions): TransportSettings {
+  return {
+    tls: options.tls ?? false,
+    trustProxy: options.trustProxy ?? false,
+    insecureHttp: options.insecureHttp ?? false,
+  };
+}
+
+export function resourceOf(options: ResourceOptions): ResourceOptions {
+  return { tokenRequired: options.tokenRequired, scope: options.scope };
+}
