@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
+import type { advertise as Advertise } from '../../http/routes/advertisement.ts';
 import { ConfigError, settingNames, spellings } from '../../config.ts';
 import type { LatchkeyConfig } from '../../config.ts';
 import { createProvider } from '../../provider/index.ts';
@@ -59,7 +60,7 @@ export function registerServe(program: Command): void {
         await store.close();
       };
       let app: FastifyInstance;
-      let advertise: typeof import('../../http/routes/advertisement.ts').advertise;
+      let advertise: typeof Advertise;
       try {
         // Loaded here so the other commands start without the HTTP stack.
         const { buildServer } = await import('../../server.ts');
