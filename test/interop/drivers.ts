@@ -125,4 +125,43 @@ export const drivers: readonly Driver[] = [
       },
     ],
   },
+  {
+    name: 'oauth gem (Ruby)',
+    locate: () =>
+      firstWorking(['ruby'], ['-roauth', '-e', ''], 'ruby-oauth.rb', 'ruby with the oauth gem'),
+    signatureMethods: ['HMAC-SHA1', 'RSA-SHA1', 'PLAINTEXT'],
+    transmissions: ['header', 'body', 'query'],
+    sendsScope: true,
+    limits: [],
+  },
+  {
+    name: 'oauth (npm)',
+    locate: nodeDriver('node-oauth.ts', 'oauth'),
+    signatureMethods: ['HMAC-SHA1', 'HMAC-SHA256', 'RSA-SHA1', 'PLAINTEXT'],
+    transmissions: ['header'],
+    sendsScope: true,
+    limits: [
+      {
+        request: 'get',
+        tags: ['repeated'],
+        symptom: 'signature_invalid',
+        reason: 'node-oauth signs a repeated query name as "name[0]", "name[1]"',
+      },
+    ],
+  },
+  {
+    name: 'oauth-1.0a (npm)',
+    locate: nodeDriver('node-oauth-1.0a.ts', 'oauth-1.0a'),
+    signatureMethods: ['HMAC-SHA1', 'HMAC-SHA256', 'HMAC-SHA512', 'RSA-SHA1', 'PLAINTEXT'],
+    transmissions: ['header', 'body', 'query'],
+    sendsScope: true,
+    limits: [
+      {
+        request: 'get',
+        tags: ['awkward-name'],
+        symptom: 'signature_invalid',
+        reason: 'oauth-1.0a does not decode query names before encoding them (double encoding)',
+      },
+    ],
+  },
 ];
