@@ -23,6 +23,8 @@ export interface Policy {
   readonly defaultScope: string;
   /** Longest identifier, token, nonce or verifier accepted, in bytes. */
   readonly maxValueBytes: number;
+  /** Most parameters (query, form body and protocol together) one request may carry. */
+  readonly maxParameters: number;
 }
 
 export const defaultPolicy: Policy = {
@@ -38,6 +40,7 @@ export const defaultPolicy: Policy = {
   },
   defaultScope: 'read write',
   maxValueBytes: 255,
+  maxParameters: 1000,
 };
 
 export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
