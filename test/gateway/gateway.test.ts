@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { signRequest } from '../../src/client/index.ts';
+import type { SignOptions } from '../../src/client/index.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createProvider } from '../../src/provider/index.ts';
+import type { Provider } from '../../src/provider/index.ts';
+import { createSqliteStore } from '../../src/store/index.ts';
+import type { Client, Store, TokenCredential } from '../../src/store/index.ts';
+import { startEchoUpstream } from './support.ts';
+import type { EchoUpstream } from './support.ts';
+
+describe('Gateway mode: verify, then forward to the upstream API', () => {
+  let dir: string;
+  let store: Store;
+  let provider: Provider;
+  let app: FastifyInstance;
+  let upstream: EchoUpstream;
+  let base: string;
+  let client: Client;
+  let token: TokenCredential;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'latchkey-gateway-'));
+    store = await createSqliteStore({ path: join(dir, 'latchkey.db') });
+    provider = createProvider({ store });
+    upstream = await startEchoUpstream();
+    app = await buildApp({
+      provider,
+      gateway: {
+        upstream: upstream.url,
+        responseTimeoutMs: 300,
+        rules: [
+          { path: '/public/*', access: 'public' },
+          { path: '/status', access: 'client' },
+          { path: '/admin/*', scope: 'write' },
+          { path: '/photos/*', methods: ['GET'], scope: 'read' },
+        ],
+      },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    client = await provider.clients.register({ name: 'Gateway test app' });
+    const owner = await provider.owners.create('gateway-owner', 'correct horse battery');
+    token = await provider.tokens.issue({
+      clientKey: client.key,
+      ownerId: owner.id,
+      scope: 'read',
+    });
+  });
+
+  after(async () => {
+    await app.close();
+    await upstream.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function send(options: Omit<SignOptions, 'client'> & { withToken?: boolean }) {
+    const signed = signRequest({
+      client,
+      token: options.withToken === false ? undefined : { token: token.token, secret: token.secret },
+      ...options,
+      url: base + String(options.url),
+    });
+    return fetch(signed.url, {
+      method: signed.method,
+      headers: signed.headers,
+      ...(signed.body === undefined ? {} : { body: signed.body }),
+    });
+  }
+
+  function last() {
+    const record = upstream.received.at(-1);
+    assert.ok(record, 'the upstream received the request');
+    return record;
+  }
+
+  for (const transmission of ['header', 'body', 'query'] as const) {
+    it(`forwards method, path, query and form body as sent, without protocol parameters (${transmission})`, async () => {
+      const response = await send({
+        method: 'POST',
+        url: '/orders/42?tag=a&tag=b&q=x%20y%2Bz',
+        body: new URLSearchParams([
+          ['note', 'café & more'],
+          ['empty', ''],
+        ]),
+        transmission,
+      });
+      assert.equal(response.status, 200);
+      const received = last();
+      assert.equal(received.method, 'POST');
+      assert.equal(received.url, '/orders/42?tag=a&tag=b&q=x%20y%2Bz');
+      assert.equal(received.body.toString(), 'note=caf%C3%A9%20%26%20more&empty=');
+      assert.equal(received.headers['content-length'], String(received.body.length));
+      assert.equal(received.headers.authorization, undefined);
+    });
+  }
+
+  it('tells the upstream who is calling with X-OAuth-Client, X-OAuth-Owner and X-OAuth-Scope', async () => {
+    await send({ method: 'GET', url: '/orders' });
+    const headers = last().headers;
+    assert.equal(headers['x-oauth-client'], client.key);
+    assert.equal(headers['x-oauth-owner'], 'gateway-owner');
+    assert.equal(headers['x-oauth-scope'], 'read');
+  });
+
+  it('removes identity headers a caller sent, so they cannot be forged', async () => {
+    await send({
+      method: 'GET',
+      url: '/orders',
+      headers: { 'X-OAuth-Owner': 'admin', 'X-OAuth-Scope': 'read write admin' },
+    });
+    assert.equal(last().headers['x-oauth-owner'], 'gateway-owner');
+    assert.equal(last().headers['x-oauth-scope'], 'read');
+  });
+
+  it('removes forged identity headers on public paths too', async () => {
+    const response = await fetch(`${base}/public/info`, { headers: { 'x-oauth-owner': 'admin' } });
+    assert.equal(response.status, 200);
+    assert.equal(last().headers['x-oauth-owner'], undefined);
+  });
+
+  it('forwards a non-form body byte for byte', async () => {
+    const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 256));
+    const signed = signRequest({
+      method: 'PUT',
+      url: `${base}/blobs/1`,
+      client,
+      token: { token: token.token, secret: token.secret },
+      headers: { 'content-type': 'application/octet-stream' },
+      body: bytes,
+    });
+    const response = await fetch(signed.url, {
+      method: 'PUT',
+      headers: signed.headers,
+      body: bytes,
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(last().body, bytes);
+  });
+
+  it('never forwards an unsigned request', async () => {
+    const before = upstream.received.length;
+    const response = await fetch(`${base}/orders`);
+    assert.equal(response.status, 401);
+    assert.match(response.headers.get('www-authenticate') ?? '', /^OAuth realm="Latchkey"/);
+    assert.equal(upstream.received.length, before);
+  });
+
+  it('never forwards a request with a bad signature', async () => {
+    const before = upstream.received.length;
+    const signed = signRequest({
+      method: 'GET',
+      url: `${base}/orders?a=1`,
+      client,
+      token: { token: token.token, secret: 'wrong' },
+    });
+    const response = await fetch(signed.url, { headers: signed.headers });
+    assert.equal(response.status, 401);
+    assert.match(await response.text(), /oauth_problem=signature_invalid/);
+    assert.equal(upstream.received.length, before);
+  });
+
+  it('never forwards a replayed request', async () => {
+    const signed = signRequest({
+      method: 'GET',
+      url: `${base}/orders`,
+      client,
+      token: { token: token.token, secret: token.secret },
+    });
+    assert.equal((await fetch(signed.url, { headers: signed.headers })).status, 200);
+    const before = upstream.received.length;
+    const replay = await fetch(signed.url, { headers: signed.headers });
+    assert.equal(replay.status, 401);
+    assert.match(await replay.text(), /oauth_problem=nonce_used/);
+    assert.equal(upstream.received.length, before);
+  });
+
+  it('accepts a request signed by the client alone on a two-legged path', async () => {
+    const response = await send({ method: 'GET', url: '/status', withToken: false });
+    assert.equal(response.status, 200);
+    assert.equal(last().headers['x-oauth-client'], client.key);
+    assert.equal(last().headers['x-oauth-owner'], undefined);
+  });
+
+  it('refuses a request signed by the client alone where a token is needed', async () => {
+    const response = await send({ method: 'GET', url: '/orders', withToken: false });
+    assert.equal(response.status, 400);
+    assert.match(
+      await response.text(),
+      /oauth_problem=parameter_absent&.*oauth_parameters_absent=oauth_token/,
+    );
+  });
+
+  it('answers 403 permission_denied when the token lacks the scope a path requires', async () => {
+    const before = upstream.received.length;
+    const response = await send({ method: 'POST', url: '/admin/users' });
+    assert.equal(response.status, 403);
+    assert.match(await response.text(), /oauth_problem=permission_denied/);
+    assert.equal(upstream.received.length, before);
+  });
+
+  it('applies a rule only to the methods it names', async () => {
+    assert.equal((await send({ method: 'GET', url: '/photos/1' })).status, 200);
+    assert.equal((await send({ method: 'DELETE', url: '/photos/1' })).status, 200); // default rule: token
+  });
+
+  it("keeps Latchkey's own paths for Latchkey", async () => {
+    const before = upstream.received.length;
+    const response = await send({ method: 'GET', url: '/api/me' });
+    assert.equal(response.status, 200);
+    assert.equal((await response.json()).client.key, client.key);
+    assert.equal(upstream.received.length, before);
+  });
+
+  it('answers 504 with a clear body when the upstream is too slow', async () => {
+    upstream.delayMs = 1000;
+    try {
+      const response = await send({ method: 'GET', url: '/slow' });
+      assert.equal(response.status, 504);
+      assert.match(await response.text(), /did not answer in time/);
+    } finally {
+      upstream.delayMs = 0;
+    }
+  });
+
+  it('answers 502 with a clear body when the upstream is down', async () => {
+    const down = await startEchoUpstream();
+    await down.close();
+    const gateway = await buildApp({
+      provider,
+      maintenance: false,
+      gateway: { upstream: down.url },
+    });
+    try {
+      const signed = signRequest({
+        method: 'GET',
+        url: 'http://localhost/x',
+        client,
+        token: { token: token.token, secret: token.secret },
+      });
+      const response = await gateway.inject({
+        method: 'GET',
+        url: '/x',
+        headers: { ...signed.headers, host: 'localhost' },
+      });
+      assert.equal(response.statusCode, 502);
+      assert.match(response.body, /could not be reached/);
+    } finally {
+      await gateway.close();
+    }
+  });
+});

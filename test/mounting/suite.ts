@@ -1,0 +1,177 @@
+// One protected-resource suite, run against every way a team mounts Latchkey's verification
+// in its own server (Fastify plugin, Express middleware, node:http helper). Each adapter's
+// test file starts a real app whose handler answers with the caller and the form it saw.
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import OAuth from 'oauth-1.0a';
+import { signRequest } from '../../src/client/index.ts';
+import type { SignOptions } from '../../src/client/index.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createProvider } from '../../src/provider/index.ts';
+import type { Provider } from '../../src/provider/index.ts';
+import { createSqliteStore } from '../../src/store/index.ts';
+import type { Client, Store, TokenCredential } from '../../src/store/index.ts';
+
+/** A running app protected by one adapter; routes: `/hello` (token), `/open` (two-legged), `/write` (scope write). */
+export interface MountedApp {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export type StartMountedApp = (provider: Provider) => Promise<MountedApp>;
+
+export function describeMountedVerifier(name: string, start: StartMountedApp): void {
+  describe(`Middleware: ${name}`, () => {
+    let dir: string;
+    let latchkeyStore: Store;
+    let appStore: Store;
+    let latchkey: Awaited<ReturnType<typeof buildApp>>;
+    let latchkeyUrl: string;
+    let mounted: MountedApp;
+    let client: Client;
+    let token: TokenCredential;
+
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'latchkey-mounting-'));
+      const path = join(dir, 'latchkey.db');
+      // The Latchkey server and the team's app each open the same store, as two processes would.
+      latchkeyStore = await createSqliteStore({ path });
+      const latchkeyProvider = createProvider({ store: latchkeyStore });
+      latchkey = await buildApp({ provider: latchkeyProvider });
+      latchkeyUrl = await latchkey.listen({ host: '127.0.0.1', port: 0 });
+      client = await latchkeyProvider.clients.register({ name: 'Mounted test app' });
+      const owner = await latchkeyProvider.owners.create('mounted-owner', 'correct horse battery');
+      token = await latchkeyProvider.tokens.issue({
+        clientKey: client.key,
+        ownerId: owner.id,
+        scope: 'read',
+      });
+      appStore = await createSqliteStore({ path });
+      mounted = await start(createProvider({ store: appStore }));
+    });
+
+    after(async () => {
+      await mounted.close();
+      await latchkey.close();
+      await appStore.close();
+      await latchkeyStore.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    function signed(options: Omit<SignOptions, 'client'> & { withToken?: boolean }) {
+      return signRequest({
+        client,
+        token:
+          options.withToken === false ? undefined : { token: token.token, secret: token.secret },
+        ...options,
+      });
+    }
+
+    async function send(request: ReturnType<typeof signRequest>) {
+      const response = await fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body === undefined ? {} : { body: request.body }),
+      });
+      return { status: response.status, headers: response.headers, text: await response.text() };
+    }
+
+    it('attaches the client, owner and scope to a verified request', async () => {
+      const response = await send(signed({ method: 'GET', url: `${mounted.url}/hello?x=1` }));
+      assert.equal(response.status, 200, response.text);
+      const body = JSON.parse(response.text);
+      assert.deepEqual(body.caller.client, { key: client.key, name: 'Mounted test app' });
+      assert.equal(body.caller.owner.username, 'mounted-owner');
+      assert.equal(body.caller.scope, 'read');
+    });
+
+    for (const transmission of ['header', 'body', 'query'] as const) {
+      it(`verifies a form body the signature covers and still hands it to the handler (${transmission})`, async () => {
+        const request = signed({
+          method: 'POST',
+          url: `${mounted.url}/hello`,
+          body: new URLSearchParams([['note', 'a b+c ~%é']]),
+          transmission,
+        });
+        const response = await send(request);
+        assert.equal(response.status, 200, response.text);
+        assert.equal(JSON.parse(response.text).form.note, 'a b+c ~%é');
+      });
+    }
+
+    it('refuses a form body changed after signing', async () => {
+      const request = signed({
+        method: 'POST',
+        url: `${mounted.url}/hello`,
+        body: new URLSearchParams([['amount', '10']]),
+      });
+      const response = await send({ ...request, body: 'amount=1000' });
+      assert.equal(response.status, 401);
+      assert.match(response.text, /oauth_problem=signature_invalid/);
+    });
+
+    it('answers failures exactly as Latchkey does: status, oauth_problem and WWW-Authenticate', async () => {
+      const response = await send(
+        signed({ method: 'GET', url: `${mounted.url}/hello`, withToken: false }),
+      );
+      assert.equal(response.status, 400);
+      assert.match(response.text, /^oauth_problem=parameter_absent&oauth_problem_advice=/);
+      const unsigned = await fetch(`${mounted.url}/hello`);
+      assert.equal(unsigned.status, 401);
+      assert.equal(
+        unsigned.headers.get('www-authenticate'),
+        'OAuth realm="Latchkey", oauth_problem="parameter_absent"',
+      );
+      assert.equal(unsigned.headers.get('content-type'), 'application/x-www-form-urlencoded');
+    });
+
+    it('accepts a request signed by the client alone where the route allows it', async () => {
+      const response = await send(
+        signed({ method: 'GET', url: `${mounted.url}/open`, withToken: false }),
+      );
+      assert.equal(response.status, 200, response.text);
+      assert.equal(JSON.parse(response.text).caller.owner, null);
+    });
+
+    it('answers 403 permission_denied when the token lacks the scope a route requires', async () => {
+      const response = await send(signed({ method: 'GET', url: `${mounted.url}/write` }));
+      assert.equal(response.status, 403);
+      assert.match(response.text, /oauth_problem=permission_denied/);
+    });
+
+    it('refuses a nonce the Latchkey server already saw (the stores are shared)', async () => {
+      const nonce = `shared-${name.replace(/\W/g, '')}`;
+      const timestamp = Math.floor(Date.now() / 1000);
+      const atLatchkey = signed({ method: 'GET', url: `${latchkeyUrl}/api/me`, nonce, timestamp });
+      assert.equal((await send(atLatchkey)).status, 200);
+      const atApp = signed({ method: 'GET', url: `${mounted.url}/hello`, nonce, timestamp });
+      const response = await send(atApp);
+      assert.equal(response.status, 401);
+      assert.match(response.text, /oauth_problem=nonce_used/);
+    });
+
+    it('verifies requests signed by a client library nobody here wrote (oauth-1.0a)', async () => {
+      const oauth = new OAuth({
+        consumer: { key: client.key, secret: client.secret },
+        signature_method: 'HMAC-SHA1',
+        hash_function: (text, key) => createHmac('sha1', key).update(text).digest('base64'),
+      });
+      const url = `${mounted.url}/hello`;
+      const data = { note: 'spaces and ünïcode' };
+      const authorization = oauth.toHeader(
+        oauth.authorize({ url, method: 'POST', data }, { key: token.token, secret: token.secret }),
+      );
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { ...authorization, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(data).toString(),
+      });
+      assert.equal(response.status, 200, await response.clone().text());
+      assert.equal((await response.json()).form.note, 'spaces and ünïcode');
+    });
+  });
+}
