@@ -48,7 +48,7 @@ runMain(async () => {
   ) {
     const query = encode(options.query ?? []);
     let url = `${s.base}${path}${query === '' ? '' : `?${query}`}`;
-    const data: OAuth.Data = { ...options.oauth };
+    const data: OAuth.Param = { ...options.oauth };
     for (const [name, value] of options.form ?? []) {
       const present = data[name];
       data[name] =
