@@ -23,7 +23,7 @@ import { developerRoutes } from './routes/developer.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { homeRoutes } from './routes/home.ts';
 import { signInRoutes } from './routes/sign-in.ts';
-import { createSessions } from './sessions.ts';
+import { createSessions, csrfUserInfo } from './sessions.ts';
 import { createAccountThrottle } from './throttle.ts';
 
 export type { WebOptions } from './options.ts';
@@ -49,7 +49,7 @@ export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions
       signed: true,
     },
     // Tokens are bound to the session: one issued before sign-in, or to another session, fails.
-    getUserInfo: (request) => request.signedIn?.sessionId ?? '',
+    getUserInfo: csrfUserInfo,
     csrfOpts: { hmacKey: createHash('sha256').update(`latchkey csrf ${secret}`).digest() },
   });
   await fastify.register(rateLimit, { global: false });

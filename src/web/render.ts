@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedWebOptions } from './options.ts';
+import { csrfUserInfo } from './sessions.ts';
 
 const views = fileURLToPath(new URL('./views/', import.meta.url));
 
@@ -24,7 +25,7 @@ export function createRenderer(options: ResolvedWebOptions) {
     status = 200,
   ): Promise<FastifyReply> {
     const signedIn = request.signedIn ?? null;
-    const csrf = reply.generateCsrf({ userInfo: signedIn?.sessionId ?? '' });
+    const csrf = reply.generateCsrf({ userInfo: csrfUserInfo(request) });
     const html = await eta.renderAsync(view, {
       ...data,
       csrf,

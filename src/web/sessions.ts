@@ -21,6 +21,14 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * What CSRF tokens are bound to: the session, or one shared value before sign-in (the
+ * library refuses an empty one). A token from before sign-in is refused after it.
+ */
+export function csrfUserInfo(request: FastifyRequest): string {
+  return request.signedIn?.sessionId ?? 'signed-out';
+}
+
 export function sessionCookieName(options: ResolvedWebOptions): string {
   // __Host- makes the browser refuse the cookie unless Secure, Path=/ and no Domain.
   return options.secureCookies ? '__Host-latchkey_session' : 'latchkey_session';
