@@ -1,0 +1,70 @@
+/**
+ * One entry point from configuration to a store (`LATCHKEY_DATABASE`, `LATCHKEY_REDIS`): a
+ * `postgres://` or `postgresql://` URL opens PostgreSQL, with Redis for nonces and login
+ * counters when a `redis://` (or `rediss://`) URL is also given; anything else is a SQLite
+ * file path.
+ *
+ * @example const store = await openStore(process.env.LATCHKEY_DATABASE ?? 'data/latchkey.db');
+ */
+import type { Redis } from 'ioredis';
+import { createPostgresStore } from './postgres/index.ts';
+import { connectRedis } from './redis/client.ts';
+import { createSqliteStore } from './sqlite/index.ts';
+import type { Store } from './types.ts';
+
+export interface OpenStoreOptions {
+  /** `redis://…`: nonces and login counters in Redis (PostgreSQL only). */
+  readonly redis?: string;
+  /** PostgreSQL schema (default `latchkey`). */
+  readonly schema?: string;
+  /** Prefix of the Redis keys (default `latchkey:`). */
+  readonly redisPrefix?: string;
+  /** Apply pending PostgreSQL migrations at start (default true). */
+  readonly migrate?: boolean;
+  readonly now?: () => number;
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+export function isRedisUrl(url: string): boolean {
+  return /^rediss?:\/\//i.test(url);
+}
+
+export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
+  const { redis: redisUrl, now } = options;
+  if (!isPostgresUrl(url)) {
+    if (redisUrl !== undefined) {
+      throw new TypeError('A Redis URL is used only with a PostgreSQL database.');
+    }
+    return createSqliteStore({ path: url, ...(now === undefined ? {} : { now }) });
+  }
+  if (redisUrl !== undefined && !isRedisUrl(redisUrl)) {
+    throw new TypeError('The Redis setting must be a redis:// or rediss:// URL.');
+  }
+  let redis: Redis | undefined;
+  try {
+    redis = redisUrl === undefined ? undefined : await connectRedis(redisUrl);
+    const store = await createPostgresStore({
+      connectionString: url,
+      ...(redis === undefined ? {} : { redis }),
+      ...(options.schema === undefined ? {} : { schema: options.schema }),
+      ...(options.redisPrefix === undefined ? {} : { redisPrefix: options.redisPrefix }),
+      ...(options.migrate === undefined ? {} : { migrate: options.migrate }),
+      ...(now === undefined ? {} : { now }),
+    });
+    const close = store.close;
+    // The store owns the Redis client it opened here.
+    return {
+      ...store,
+      async close() {
+        await close();
+        redis?.disconnect();
+      },
+    };
+  } catch (error) {
+    redis?.disconnect();
+    throw error;
+  }
+}

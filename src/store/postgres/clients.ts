@@ -1,0 +1,100 @@
+/** Registered clients (RFC 5849 §1.1 client credentials) in PostgreSQL. */
+import type { Client, ClientChanges, ClientStore, NewClient } from '../types.ts';
+import type { Database } from './database.ts';
+import { bool, first, int, stringList, text, textOrNull, type Row } from './row.ts';
+
+function toClient(row: Row): Client {
+  return {
+    key: text(row, 'key'),
+    secret: text(row, 'secret'),
+    name: text(row, 'name'),
+    description: text(row, 'description'),
+    website: textOrNull(row, 'website'),
+    callbacks: stringList(row, 'callbacks'),
+    signatureMethods: stringList(row, 'signature_methods'),
+    rsaPublicKey: textOrNull(row, 'rsa_public_key'),
+    constrainedDevice: bool(row, 'constrained_device'),
+    verified: bool(row, 'verified'),
+    developerId: textOrNull(row, 'developer_id'),
+    createdAt: int(row, 'created_at'),
+  };
+}
+
+/** The columns a partial update may set; the SET list is built from these names only. */
+const updatable = {
+  name: 'name',
+  description: 'description',
+  website: 'website',
+  callbacks: 'callbacks',
+  signatureMethods: 'signature_methods',
+  rsaPublicKey: 'rsa_public_key',
+  constrainedDevice: 'constrained_device',
+  verified: 'verified',
+  secret: 'secret',
+} as const satisfies Record<keyof ClientChanges, string>;
+
+export function postgresClients(db: Database, now: () => number): ClientStore {
+  const clients = db.table('clients');
+
+  return {
+    async create(client: NewClient) {
+      const { rows } = await db.query(
+        `INSERT INTO ${clients} (key, secret, name, description, website, callbacks,
+           signature_methods, rsa_public_key, constrained_device, verified, developer_id, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
+        [
+          client.key,
+          client.secret,
+          client.name,
+          client.description,
+          client.website,
+          client.callbacks,
+          client.signatureMethods,
+          client.rsaPublicKey,
+          client.constrainedDevice,
+          client.verified,
+          client.developerId,
+          now(),
+        ],
+      );
+      return toClient(first(rows));
+    },
+    async find(key: string) {
+      const { rows } = await db.query(`SELECT * FROM ${clients} WHERE key = $1`, [key]);
+      return rows[0] === undefined ? undefined : toClient(rows[0]);
+    },
+    async list(filter?: { readonly developerId?: string }) {
+      const { rows } =
+        filter?.developerId === undefined
+          ? await db.query(`SELECT * FROM ${clients} ORDER BY created_at, key`)
+          : await db.query(
+              `SELECT * FROM ${clients} WHERE developer_id = $1 ORDER BY created_at, key`,
+              [filter.developerId],
+            );
+      return rows.map(toClient);
+    },
+    async update(key: string, changes: ClientChanges) {
+      const values: unknown[] = [key];
+      const set: string[] = [];
+      for (const [field, column] of Object.entries(updatable)) {
+        const value = changes[field as keyof ClientChanges];
+        if (value === undefined) continue;
+        values.push(value);
+        set.push(`${column} = $${values.length}`);
+      }
+      // Nothing to change: still answer with the client, or undefined when there is none.
+      const { rows } =
+        set.length === 0
+          ? await db.query(`SELECT * FROM ${clients} WHERE key = $1`, values)
+          : await db.query(
+              `UPDATE ${clients} SET ${set.join(', ')} WHERE key = $1 RETURNING *`,
+              values,
+            );
+      return rows[0] === undefined ? undefined : toClient(rows[0]);
+    },
+    // Temporary and token credentials go with it: ON DELETE CASCADE.
+    async remove(key: string) {
+      return (await db.query(`DELETE FROM ${clients} WHERE key = $1`, [key])).count > 0;
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * The PostgreSQL schema as an ordered list of migrations, numbered as the SQLite ones are
+ * (src/store/sqlite/migrations.ts): entry i takes the schema from version i to i + 1, and the
+ * same tables and columns, in PostgreSQL's types. `schema_migrations` records each version in
+ * the transaction that applies it. Append only: never edit a released entry, add a new one.
+ */
+import type { Pool } from 'pg';
+import { openDatabase } from './database.ts';
+
+export const migrations: readonly string[] = [
+  // 1: the first schema. Times are BIGINT milliseconds, as in every adapter.
+  `
+  CREATE TABLE owners (
+    id TEXT PRIMARY KEY,
+    username TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+
+  -- developer_id is informational (who registered the client in the portal), not a
+  -- foreign key: removing that account does not remove the client.
+  CREATE TABLE clients (
+    key TEXT PRIMARY KEY,
+    secret TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    website TEXT,
+    callbacks TEXT[] NOT NULL,
+    signature_methods TEXT[] NOT NULL,
+    rsa_public_key TEXT,
+    constrained_device BOOLEAN NOT NULL,
+    verified BOOLEAN NOT NULL,
+    developer_id TEXT,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX clients_developer ON clients (developer_id);
+
+  CREATE TABLE temporary_credentials (
+    token TEXT PRIMARY KEY,
+    secret TEXT NOT NULL,
+    client_key TEXT NOT NULL REFERENCES clients (key) ON DELETE CASCADE,
+    callback TEXT NOT NULL,
+    requested_scope TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('issued', 'authorized', 'consumed', 'denied')),
+    owner_id TEXT REFERENCES owners (id) ON DELETE CASCADE,
+    verifier TEXT,
+    approved_scope TEXT,
+    approved_lifetime BIGINT,
+    verifier_failures INTEGER NOT NULL DEFAULT 0,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+  );
+  CREATE INDEX temporary_credentials_client ON temporary_credentials (client_key);
+  CREATE INDEX temporary_credentials_owner ON temporary_credentials (owner_id);
+  CREATE INDEX temporary_credentials_expiry ON temporary_credentials (expires_at);
+
+  CREATE TABLE token_credentials (
+    token TEXT PRIMARY KEY,
+    secret TEXT NOT NULL,
+    client_key TEXT NOT NULL REFERENCES clients (key) ON DELETE CASCADE,
+    owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+    scope TEXT NOT NULL,
+    issued_at BIGINT NOT NULL,
+    expires_at BIGINT,
+    last_used_at BIGINT,
+    revoked_at BIGINT
+  );
+  CREATE INDEX token_credentials_grant ON token_credentials (owner_id, client_key);
+  CREATE INDEX token_credentials_client ON token_credentials (client_key);
+
+  -- §3.3: only a 64-bit digest of the nonce key (src/store/nonce-hash.ts). Expiry leads the
+  -- key, so purging is a range delete on the primary-key index.
+  CREATE TABLE nonces (
+    expires_at BIGINT NOT NULL,
+    hash BIGINT NOT NULL,
+    PRIMARY KEY (expires_at, hash)
+  );
+
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+  );
+  CREATE INDEX sessions_owner ON sessions (owner_id);
+  CREATE INDEX sessions_expiry ON sessions (expires_at);
+
+  -- Login throttling: hits per key and millisecond, counted over a sliding window.
+  CREATE TABLE attempts (
+    key TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    hits INTEGER NOT NULL,
+    PRIMARY KEY (key, at)
+  );
+  `,
+];
+
+/** Any constant: it keeps Latchkey's advisory locks apart from the application's. */
+const lockClass = 0x4c4b;
+
+export interface MigrateOptions {
+  /** Bound on the whole migration, including waiting for another instance's (default 60 s). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Brings `schema` (created when missing) up to date and returns how many migrations it applied
+ * (0 when current). Every instance may call it at start-up: the transaction first takes an
+ * advisory lock on the schema's name, so a second instance waits for the first and then finds
+ * nothing to do. A schema newer than this code is refused rather than used.
+ *
+ * @example await migrate(pool, 'latchkey'); // `latchkey migrate`, ahead of a deploy
+ */
+export async function migrate(
+  pool: Pool,
+  schema: string,
+  options: MigrateOptions = {},
+): Promise<number> {
+  const timeoutMs = Math.trunc(options.timeoutMs ?? 60_000);
+  const db = openDatabase(pool, schema, { ownsPool: false, queryTimeoutMs: timeoutMs + 1000 });
+  const name = db.schema;
+  return db.transaction(async (query) => {
+    // Longer than the store's per-statement bound: a migration may rewrite a large table.
+    await query(`SET LOCAL statement_timeout = ${timeoutMs}`);
+    await query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [lockClass, schema]);
+    const exists = await query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    // Only when missing: CREATE SCHEMA IF NOT EXISTS would still need the CREATE privilege.
+    if (exists.count === 0) await query(`CREATE SCHEMA ${name}`);
+    await query(`SET LOCAL search_path TO ${name}`);
+    await query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version INTEGER PRIMARY KEY,
+         applied_at BIGINT NOT NULL
+       )`,
+    );
+    const current = await query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM schema_migrations',
+    );
+    const version = current.rows[0]?.version ?? 0;
+    if (version > migrations.length) {
+      throw new Error(
+        `The database schema is version ${version}, newer than this Latchkey knows ` +
+          `(${migrations.length}); upgrade Latchkey before opening it.`,
+      );
+    }
+    for (const [index, sql] of migrations.entries()) {
+      if (index < version) continue;
+      await query(sql);
+      await query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [
+        index + 1,
+        Date.now(),
+      ]);
+    }
+    return migrations.length - version;
+  });
+}
+
+/** The schema version recorded in `schema`, or 0 when it has none yet. */
+export async function schemaVersion(pool: Pool, schema: string): Promise<number> {
+  const db = openDatabase(pool, schema, { ownsPool: false, queryTimeoutMs: 5000 });
+  const found = await db.query('SELECT to_regclass($1) IS NOT NULL AS present', [
+    db.table('schema_migrations'),
+  ]);
+  if (found.rows[0]?.present !== true) return 0;
+  const current = await db.query<{ version: number | null }>(
+    `SELECT max(version) AS version FROM ${db.table('schema_migrations')}`,
+  );
+  return current.rows[0]?.version ?? 0;
+}

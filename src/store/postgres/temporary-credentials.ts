@@ -1,0 +1,131 @@
+/**
+ * Temporary credentials (RFC 5849 §2.1–2.3) in PostgreSQL. Every state change is one
+ * conditional UPDATE whose WHERE clause is the whole precondition: the row lock makes a racing
+ * second caller re-check it after the first commits, and find it false.
+ */
+import type {
+  NewTemporaryCredential,
+  NewTokenCredential,
+  TemporaryCredential,
+  TemporaryCredentialState,
+  TemporaryCredentialStore,
+} from '../types.ts';
+import type { Database } from './database.ts';
+import { int, intOrNull, text, textOrNull, type Row } from './row.ts';
+
+const states: readonly string[] = ['issued', 'authorized', 'consumed', 'denied'];
+
+function toState(value: string): TemporaryCredentialState {
+  if (!states.includes(value)) throw new TypeError('Unknown temporary credential state.');
+  return value as TemporaryCredentialState;
+}
+
+function toTemporaryCredential(row: Row): TemporaryCredential {
+  return {
+    token: text(row, 'token'),
+    secret: text(row, 'secret'),
+    clientKey: text(row, 'client_key'),
+    callback: text(row, 'callback'),
+    requestedScope: text(row, 'requested_scope'),
+    state: toState(text(row, 'state')),
+    ownerId: textOrNull(row, 'owner_id'),
+    verifier: textOrNull(row, 'verifier'),
+    approvedScope: textOrNull(row, 'approved_scope'),
+    approvedLifetime: intOrNull(row, 'approved_lifetime'),
+    verifierFailures: int(row, 'verifier_failures'),
+    createdAt: int(row, 'created_at'),
+    expiresAt: int(row, 'expires_at'),
+  };
+}
+
+export function postgresTemporaryCredentials(db: Database): TemporaryCredentialStore {
+  const temporary = db.table('temporary_credentials');
+  const tokens = db.table('token_credentials');
+
+  // §2.3 in one statement: the UPDATE consumes, the INSERT issues once per consumed row (so
+  // never when nothing was consumed), and both commit together; a taken token fails the whole
+  // statement and leaves the credential as it was. The casts: parameters in a SELECT list
+  // would otherwise be typed text.
+  const exchangeSql = `
+    WITH consumed AS (
+      UPDATE ${temporary} SET state = 'consumed'
+      WHERE token = $1 AND client_key = $2 AND state = 'authorized' AND expires_at > $3
+      RETURNING *
+    ), issued AS (
+      INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at)
+      SELECT $4::text, $5::text, $6::text, $7::text, $8::text, $9::bigint, $10::bigint
+      FROM consumed
+    )
+    SELECT * FROM consumed`;
+
+  return {
+    async create(credential: NewTemporaryCredential) {
+      await db.query(
+        `INSERT INTO ${temporary}
+           (token, secret, client_key, callback, requested_scope, state, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, 'issued', $6, $7)`,
+        [
+          credential.token,
+          credential.secret,
+          credential.clientKey,
+          credential.callback,
+          credential.requestedScope,
+          credential.createdAt,
+          credential.expiresAt,
+        ],
+      );
+    },
+    async find(token: string) {
+      const { rows } = await db.query(`SELECT * FROM ${temporary} WHERE token = $1`, [token]);
+      return rows[0] === undefined ? undefined : toTemporaryCredential(rows[0]);
+    },
+    async authorize(token, grant, now) {
+      const result = await db.query(
+        `UPDATE ${temporary}
+         SET state = 'authorized', owner_id = $2, verifier = $3, approved_scope = $4,
+             approved_lifetime = $5
+         WHERE token = $1 AND state = 'issued' AND expires_at > $6`,
+        [token, grant.ownerId, grant.verifier, grant.scope, grant.lifetime, now],
+      );
+      return result.count > 0;
+    },
+    async deny(token: string, now: number) {
+      const result = await db.query(
+        `UPDATE ${temporary} SET state = 'denied'
+         WHERE token = $1 AND state = 'issued' AND expires_at > $2`,
+        [token, now],
+      );
+      return result.count > 0;
+    },
+    // An unknown token has no failures to count: 0.
+    async recordVerifierFailure(token: string) {
+      const { rows } = await db.query(
+        `UPDATE ${temporary} SET verifier_failures = verifier_failures + 1
+         WHERE token = $1 RETURNING verifier_failures`,
+        [token],
+      );
+      return rows[0] === undefined ? 0 : int(rows[0], 'verifier_failures');
+    },
+    async exchange(token: string, clientKey: string, now: number, issue: NewTokenCredential) {
+      const { rows } = await db.query(exchangeSql, [
+        token,
+        clientKey,
+        now,
+        issue.token,
+        issue.secret,
+        issue.clientKey,
+        issue.ownerId,
+        issue.scope,
+        issue.issuedAt,
+        issue.expiresAt,
+      ]);
+      return rows[0] === undefined ? undefined : toTemporaryCredential(rows[0]);
+    },
+    async remove(token: string) {
+      return (await db.query(`DELETE FROM ${temporary} WHERE token = $1`, [token])).count > 0;
+    },
+    async purgeExpired(now: number) {
+      return (await db.query(`DELETE FROM ${temporary} WHERE expires_at < $1`, [now])).count;
+    },
+  };
+}

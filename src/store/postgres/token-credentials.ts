@@ -1,0 +1,93 @@
+/** Token credentials (RFC 5849 §2.3) in PostgreSQL: the owner's grant, until expiry or revocation. */
+import type { NewTokenCredential, TokenCredential, TokenCredentialStore } from '../types.ts';
+import type { Database } from './database.ts';
+import { first, int, intOrNull, text, type Row } from './row.ts';
+
+function toTokenCredential(row: Row): TokenCredential {
+  return {
+    token: text(row, 'token'),
+    secret: text(row, 'secret'),
+    clientKey: text(row, 'client_key'),
+    ownerId: text(row, 'owner_id'),
+    scope: text(row, 'scope'),
+    issuedAt: int(row, 'issued_at'),
+    expiresAt: intOrNull(row, 'expires_at'),
+    lastUsedAt: intOrNull(row, 'last_used_at'),
+    revokedAt: intOrNull(row, 'revoked_at'),
+  };
+}
+
+export function postgresTokenCredentials(db: Database): TokenCredentialStore {
+  const tokens = db.table('token_credentials');
+  const order = 'ORDER BY issued_at, token';
+
+  // GREATEST ignores NULL, and batches from several instances may arrive out of order: last
+  // use never moves back. Rows are locked in token order first, so two overlapping batches
+  // cannot deadlock each other.
+  const touchSql = `
+    WITH batch AS (
+      SELECT * FROM unnest($1::text[], $2::bigint[]) AS batch (token, at)
+    ), locked AS (
+      SELECT t.token FROM ${tokens} t JOIN batch USING (token) ORDER BY t.token FOR UPDATE OF t
+    )
+    UPDATE ${tokens} t SET last_used_at = GREATEST(t.last_used_at, batch.at)
+    FROM batch JOIN locked USING (token)
+    WHERE t.token = batch.token`;
+
+  return {
+    async create(credential: NewTokenCredential) {
+      const { rows } = await db.query(
+        `INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+        [
+          credential.token,
+          credential.secret,
+          credential.clientKey,
+          credential.ownerId,
+          credential.scope,
+          credential.issuedAt,
+          credential.expiresAt,
+        ],
+      );
+      return toTokenCredential(first(rows));
+    },
+    async find(token: string) {
+      const { rows } = await db.query(`SELECT * FROM ${tokens} WHERE token = $1`, [token]);
+      return rows[0] === undefined ? undefined : toTokenCredential(rows[0]);
+    },
+    async list(filter?: { readonly ownerId?: string; readonly clientKey?: string }) {
+      // A NULL parameter leaves its condition out, so one statement serves all four filters.
+      const { rows } = await db.query(
+        `SELECT * FROM ${tokens}
+         WHERE ($1::text IS NULL OR owner_id = $1) AND ($2::text IS NULL OR client_key = $2)
+         ${order}`,
+        [filter?.ownerId ?? null, filter?.clientKey ?? null],
+      );
+      return rows.map(toTokenCredential);
+    },
+    async revoke(token: string, now: number) {
+      const result = await db.query(
+        `UPDATE ${tokens} SET revoked_at = $2 WHERE token = $1 AND revoked_at IS NULL`,
+        [token, now],
+      );
+      return result.count > 0;
+    },
+    async revokeGrant(ownerId: string, clientKey: string, now: number) {
+      const result = await db.query(
+        `UPDATE ${tokens} SET revoked_at = $3
+         WHERE owner_id = $1 AND client_key = $2 AND revoked_at IS NULL
+           AND (expires_at IS NULL OR expires_at > $3)`,
+        [ownerId, clientKey, now],
+      );
+      return result.count;
+    },
+    async touch(lastUsed: ReadonlyMap<string, number>) {
+      if (lastUsed.size === 0) return;
+      await db.query(touchSql, [[...lastUsed.keys()], [...lastUsed.values()]]);
+    },
+    async count() {
+      const { rows } = await db.query(`SELECT count(*) AS n FROM ${tokens}`);
+      return rows[0] === undefined ? 0 : int(rows[0], 'n');
+    },
+  };
+}

@@ -1,0 +1,88 @@
+// The PostgreSQL and Redis services the backend suites run against (issue 6: 127.0.0.1:5432
+// user postgres database test; 127.0.0.1:6379), a quick probe of each for requirement(), and
+// per-run names (schema, key prefix) that the suites remove afterwards.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+export const postgresUrl =
+  process.env.LATCHKEY_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const redisUrl = process.env.LATCHKEY_TEST_REDIS ?? 'redis://127.0.0.1:6379';
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** undefined when PostgreSQL answers within a second, else why not. */
+export async function probePostgres(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 1000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (error) {
+    return reason(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** undefined when Redis answers PING within a second, else why not. */
+export async function probeRedis(): Promise<string | undefined> {
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    commandTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG' ? undefined : 'PING was not answered with PONG';
+  } catch (error) {
+    return reason(error);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** A schema or key prefix no other run uses. */
+export function runName(kind: 'schema' | 'prefix'): string {
+  const id = randomBytes(6).toString('hex');
+  return kind === 'schema' ? `latchkey_test_${id}` : `latchkey-test-${id}:`;
+}
+
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 2000 });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(schema)} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Deletes every key under `prefix` (SCAN, so Redis is never blocked). */
+export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    if (keys.length > 0) await redis.unlink(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+export async function countKeys(redis: Redis, prefix: string): Promise<number> {
+  const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+  let cursor = '0';
+  let count = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    count += keys.length;
+    cursor = next;
+  } while (cursor !== '0');
+  return count;
+}
