@@ -8,7 +8,7 @@
  */
 import type { Redis } from 'ioredis';
 import { createPostgresStore } from './postgres/index.ts';
-import { connectRedis } from './redis/client.ts';
+import { connectRedis } from './redis/connection.ts';
 import { createSqliteStore } from './sqlite/index.ts';
 import type { Store } from './types.ts';
 

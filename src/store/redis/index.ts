@@ -3,7 +3,7 @@
  * throttling counters and the cache invalidation channel, shared by every instance.
  */
 export { createRedisAttemptStore, type RedisAttemptStoreOptions } from './attempts.ts';
-export { connectRedis, createRedisClient, redisDefaults } from './client.ts';
+export { connectRedis, createRedisClient, redisDefaults } from './connection.ts';
 export { translateRedisError } from './errors.ts';
 export {
   createInvalidationChannel,

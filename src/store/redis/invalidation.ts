@@ -12,7 +12,7 @@
  * await channel.publish({ kind: 'token', token });
  */
 import type { Redis, RedisOptions } from 'ioredis';
-import { createRedisClient } from './client.ts';
+import { createRedisClient } from './connection.ts';
 import { redisCall } from './errors.ts';
 
 export type InvalidationEvent =
