@@ -18,6 +18,7 @@ const result = spawnSync(
   process.execPath,
   [
     '--disable-warning=ExperimentalWarning',
+    '--conditions=source',
     '--test',
     '--test-concurrency=2',
     '--test-reporter=spec',

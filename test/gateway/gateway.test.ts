@@ -215,7 +215,8 @@ describe('Gateway mode: verify, then forward to the upstream API', () => {
     const before = upstream.received.length;
     const response = await send({ method: 'GET', url: '/api/me' });
     assert.equal(response.status, 200);
-    assert.equal((await response.json()).client.key, client.key);
+    const me = (await response.json()) as { client: { key: string } };
+    assert.equal(me.client.key, client.key);
     assert.equal(upstream.received.length, before);
   });
 

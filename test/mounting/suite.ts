@@ -171,7 +171,8 @@ export function describeMountedVerifier(name: string, start: StartMountedApp): v
         body: new URLSearchParams(data).toString(),
       });
       assert.equal(response.status, 200, await response.clone().text());
-      assert.equal((await response.json()).form.note, 'spaces and ünïcode');
+      const body = (await response.json()) as { form: Record<string, string> };
+      assert.equal(body.form.note, 'spaces and ünïcode');
     });
   });
 }
