@@ -59,6 +59,7 @@ export function startServer(args: string[], options: StartOptions = {}): Promise
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const listeners: ((message: Record<string, unknown>) => void)[] = [];
+  const pending: Record<string, unknown>[] = []; // messages before anyone listened
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   exited.then(() => children.delete(child));
   return new Promise((resolve, reject) => {
@@ -78,6 +79,7 @@ export function startServer(args: string[], options: StartOptions = {}): Promise
         return; // a server's own log line
       }
       if (message['ready'] !== true) {
+        if (listeners.length === 0) pending.push(message);
         for (const listener of listeners) listener(message);
         return;
       }
@@ -88,7 +90,10 @@ export function startServer(args: string[], options: StartOptions = {}): Promise
         info,
         startupMs: performance.now() - started,
         pid: child.pid!,
-        onMessage: (listener) => listeners.push(listener),
+        onMessage: (listener) => {
+          listeners.push(listener);
+          for (const message of pending.splice(0)) listener(message);
+        },
         stop: () => {
           child.kill('SIGTERM');
           const force = setTimeout(() => child.kill('SIGKILL'), 3000);
@@ -103,10 +108,11 @@ export function startServer(args: string[], options: StartOptions = {}): Promise
 export function runGenerator(config: GeneratorConfig): Promise<LoadResult> {
   const child = spawn(process.execPath, [...NODE_FLAGS, 'bench/load/generator.ts'], {
     cwd: ROOT,
-    env: { ...process.env, BENCH_LOAD: JSON.stringify(config) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.add(child);
+  // On stdin: a config with a thousand signers is beyond what an environment variable holds.
+  child.stdin!.end(JSON.stringify(config));
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

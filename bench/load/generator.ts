@@ -1,5 +1,5 @@
 /**
- * The load generator process. `bench/run.ts` starts it with a JSON config in BENCH_LOAD;
+ * The load generator process. `bench/run.ts` starts it with a JSON config on stdin;
  * it prepares its workload (pre-signing where needed), pins itself to its core, runs, and
  * prints one JSON line: the LoadResult.
  */
@@ -16,7 +16,8 @@ import type { Workload } from './workload.ts';
 
 export type WorkloadConfig =
   | { readonly kind: 'fixed'; readonly request: string }
-  | { readonly kind: 'signed'; readonly spec: RequestSpec }
+  /** Signed live; with several specs (one per token) they take turns. */
+  | { readonly kind: 'signed'; readonly specs: readonly RequestSpec[] }
   | { readonly kind: 'presigned'; readonly spec: RequestSpec; readonly count: number }
   | { readonly kind: 'flow'; readonly flow: FlowSpec };
 
@@ -32,10 +33,15 @@ async function prepare(config: WorkloadConfig): Promise<Workload> {
     case 'fixed':
       return fixedWorkload(config.request);
     case 'signed': {
-      const signer = new RequestSigner(config.spec);
-      signer.checkAgainstSdk();
+      const signers = config.specs.map((spec) => new RequestSigner(spec));
+      signers[0]!.checkAgainstSdk();
       const nonce = nonceSource();
-      return liveWorkload(() => signer.build(nonce(), Math.floor(Date.now() / 1000)));
+      let turn = 0;
+      return liveWorkload(() => {
+        const signer = signers[turn]!;
+        turn = turn + 1 === signers.length ? 0 : turn + 1;
+        return signer.build(nonce(), Math.floor(Date.now() / 1000));
+      });
     }
     case 'presigned': {
       new RequestSigner(config.spec).checkAgainstSdk();
@@ -46,7 +52,9 @@ async function prepare(config: WorkloadConfig): Promise<Workload> {
   }
 }
 
-const config = JSON.parse(process.env['BENCH_LOAD'] ?? '{}') as GeneratorConfig;
+let input = '';
+for await (const chunk of process.stdin) input += String(chunk);
+const config = JSON.parse(input) as GeneratorConfig;
 const workload = await prepare(config.workload);
 if (config.pin !== undefined) {
   execFileSync('taskset', ['-a', '-p', '-c', config.pin, String(process.pid)], { stdio: 'ignore' });

@@ -20,6 +20,17 @@ export interface LoadOptions {
   readonly durationMs: number;
   /** Requests per second across all connections; unpaced when absent. */
   readonly rate?: number | undefined;
+  /** Also report throughput and latency per interval of this many ms (for the soak). */
+  readonly timelineMs?: number | undefined;
+}
+
+export interface TimelinePoint {
+  /** Seconds since measuring began, at the end of the interval. */
+  readonly t: number;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
 }
 
 export interface LoadResult {
@@ -39,6 +50,7 @@ export interface LoadResult {
   readonly exhausted: boolean;
   /** Status line and a short body of the first unexpected response, to diagnose a failure. */
   readonly firstError?: string | undefined;
+  readonly timeline?: TimelinePoint[] | undefined;
 }
 
 export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadResult> {
@@ -61,6 +73,9 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
     let nextSlot = started;
     let cpuAtStart = process.cpuUsage();
     const sockets: (Socket | undefined)[] = [];
+    const timeline: TimelinePoint[] = [];
+    let slice = new Histogram();
+    let sliceOk = 0;
 
     const open = (index: number) => {
       const parser = new ResponseParser();
@@ -91,10 +106,15 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
         const now = performance.now();
         const verdict = workload.onResponse(index, response);
         if (now >= measureFrom && now <= measureUntil) {
-          if (sentAt >= measureFrom) histogram.record((now - sentAt) * 1000);
+          if (sentAt >= measureFrom) {
+            histogram.record((now - sentAt) * 1000);
+            slice.record((now - sentAt) * 1000);
+          }
           lastDone = now;
-          if (verdict.ok) ok++;
-          else {
+          if (verdict.ok) {
+            ok++;
+            sliceOk++;
+          } else {
             errors++;
             errorsByStatus[response.status] = (errorsByStatus[response.status] ?? 0) + 1;
             firstError ??= `${response.head.split('\r\n')[0]} ${response.body.subarray(0, 160).toString()}`;
@@ -146,8 +166,25 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
         generatorCpu: (cpu.user + cpu.system) / 1e6 / seconds,
         exhausted,
         firstError,
+        timeline: options.timelineMs === undefined ? undefined : timeline,
       });
     };
+
+    if (options.timelineMs !== undefined) {
+      const every = options.timelineMs;
+      setTimeout(() => {
+        slice = new Histogram();
+        sliceOk = 0;
+        const tick = setInterval(() => {
+          if (stopped) return clearInterval(tick);
+          const latency = slice.summary();
+          const t = (performance.now() - measureFrom) / 1000;
+          timeline.push({ t, rps: sliceOk / (every / 1000), ...pick(latency) });
+          slice = new Histogram();
+          sliceOk = 0;
+        }, every);
+      }, options.warmupMs);
+    }
 
     for (let i = 0; i < options.connections; i++) open(i);
     setTimeout(() => {
@@ -155,4 +192,8 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
     }, options.warmupMs);
     setTimeout(finish, options.warmupMs + options.durationMs);
   });
+}
+
+function pick(latency: LatencySummary): { p50: number; p99: number; max: number } {
+  return { p50: latency.p50, p99: latency.p99, max: latency.max };
 }

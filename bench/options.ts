@@ -1,0 +1,86 @@
+/**
+ * `npm run bench -- [options]`. Modes set the defaults; explicit options override them.
+ *   (none)     the full run: 3 rounds of 5 s (1 s warm-up) per scenario, writes the docs
+ *   --quick    a short full run: 3 rounds of 2 s, writes the docs
+ *   --smoke    every scenario once for about a second, for CI; writes nothing
+ *   --soak     also the 5-minute run at full load (nonce store size and memory over time)
+ * Others: --rounds N, --duration S, --warmup S, --connections N (50), --only id,id,…,
+ * --soak-seconds S, --large-tokens N, --no-write, --profile (CPU profile of the HMAC run).
+ */
+import { parseArgs } from 'node:util';
+
+export type Mode = 'full' | 'quick' | 'smoke';
+
+export interface BenchOptions {
+  readonly mode: Mode;
+  readonly rounds: number;
+  readonly durationMs: number;
+  readonly warmupMs: number;
+  readonly connections: number;
+  /** Scenario ids to run (the limit always runs); undefined: all. */
+  readonly only: readonly string[] | undefined;
+  readonly soak: boolean;
+  readonly soakSeconds: number;
+  /** Token credentials stored for the "1,000,000 tokens" scenario. */
+  readonly largeTokens: number;
+  readonly write: boolean;
+  readonly profile: boolean;
+}
+
+const defaults: Record<Mode, { rounds: number; duration: number; warmup: number }> = {
+  full: { rounds: 3, duration: 5, warmup: 1 },
+  quick: { rounds: 3, duration: 2, warmup: 0.5 },
+  smoke: { rounds: 1, duration: 1, warmup: 0.2 },
+};
+
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      smoke: { type: 'boolean', default: false },
+      quick: { type: 'boolean', default: false },
+      soak: { type: 'boolean', default: false },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string', default: '50' },
+      only: { type: 'string' },
+      'soak-seconds': { type: 'string' },
+      'large-tokens': { type: 'string' },
+      'no-write': { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(
+      'Usage: npm run bench -- [--quick | --smoke] [--soak] [--rounds N] [--duration S]\n' +
+        '  [--warmup S] [--connections N] [--only id,id] [--soak-seconds S]\n' +
+        '  [--large-tokens N] [--no-write] [--profile]\n',
+    );
+    process.exit(0);
+  }
+  const mode: Mode = values.smoke ? 'smoke' : values.quick ? 'quick' : 'full';
+  const base = defaults[mode];
+  const number = (text: string | undefined, fallback: number, name: string) => {
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
+    return value;
+  };
+  return {
+    mode,
+    rounds: Math.round(number(values.rounds, base.rounds, 'rounds')),
+    durationMs: number(values.duration, base.duration, 'duration') * 1000,
+    warmupMs: number(values.warmup, base.warmup, 'warmup') * 1000,
+    connections: Math.round(number(values.connections, 50, 'connections')),
+    only: values.only?.split(',').map((id) => id.trim()),
+    soak: values.soak,
+    soakSeconds: number(values['soak-seconds'], mode === 'smoke' ? 3 : 300, 'soak-seconds'),
+    largeTokens: Math.round(
+      number(values['large-tokens'], mode === 'smoke' ? 20_000 : 1_000_000, 'large-tokens'),
+    ),
+    write: mode !== 'smoke' && !values['no-write'],
+    profile: values.profile,
+  };
+}

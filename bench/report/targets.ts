@@ -1,0 +1,137 @@
+/** The targets of issue 7, each judged against the measured figures of one run. */
+import { median } from '../results.ts';
+import type { RunRecord } from '../results.ts';
+import { soakFindings } from '../soak.ts';
+
+export interface TargetResult {
+  readonly target: string;
+  readonly measured: string;
+  readonly status: 'met' | 'missed' | 'not measured';
+}
+
+const n = (x: number) => Math.round(x).toLocaleString('en-US');
+const f2 = (x: number) => x.toFixed(2);
+
+export function judgeTargets(run: RunRecord): TargetResult[] {
+  const find = (id: string) => run.scenarios.find((s) => s.id === id);
+  const summary = (id: string) => {
+    const record = find(id);
+    return record?.status === 'ok' ? record.summary : undefined;
+  };
+  const why = (id: string) => {
+    const record = find(id);
+    return record === undefined ? 'not run (--only)' : (record.note ?? record.status);
+  };
+  const results: TargetResult[] = [];
+  const judge = (
+    target: string,
+    measured: string | undefined,
+    met: boolean | undefined,
+    id: string,
+  ) =>
+    results.push(
+      measured === undefined || met === undefined
+        ? { target, measured: why(id), status: 'not measured' }
+        : { target, measured, status: met ? 'met' : 'missed' },
+    );
+
+  const hmac = summary('hmac-sha1');
+  const lean = summary('lean-hmac');
+  judge(
+    'HMAC-SHA1 verified `/api/me`, nonce recorded durably: ≥ 0.50 of bare node:http',
+    hmac?.ratio === undefined
+      ? undefined
+      : `${f2(hmac.ratio)} (${n(hmac.rps)} req/s)` +
+          (lean?.ratio === undefined ? '' : `; lean verifier ${f2(lean.ratio)}`),
+    hmac?.ratio === undefined ? undefined : hmac.ratio >= 0.5,
+    'hmac-sha1',
+  );
+  const rsa = summary('rsa-sha1');
+  judge(
+    'RSA-SHA1 (2048-bit): ≥ 0.30 of bare node:http',
+    rsa?.ratio === undefined ? undefined : `${f2(rsa.ratio)} (${n(rsa.rps)} req/s)`,
+    rsa?.ratio === undefined ? undefined : rsa.ratio >= 0.3,
+    'rsa-sha1',
+  );
+  const paced = summary('hmac-sha1-80');
+  judge(
+    `p99 ≤ 5 ms at 80 % of the maximum rate, ${run.options.connections} connections`,
+    paced === undefined ? undefined : `p99 ${paced.p99} ms at ${n(paced.rate ?? 0)} req/s`,
+    paced === undefined ? undefined : paced.p99 <= 5,
+    'hmac-sha1-80',
+  );
+  const small = summary('tokens-1k');
+  const large = summary('tokens-large');
+  const largeLabel = run.options.largeTokens.toLocaleString('en-US');
+  judge(
+    `${largeLabel} stored tokens: within 10 % of the 1,000-token figure`,
+    small === undefined || large === undefined
+      ? undefined
+      : `${n(large.rps)} vs ${n(small.rps)} req/s (${f2(large.rps / small.rps)})`,
+    small === undefined || large === undefined ? undefined : large.rps >= 0.9 * small.rps,
+    large === undefined ? 'tokens-large' : 'tokens-1k',
+  );
+  const startup = run.startup.find((s) => s.server === 'latchkey-large');
+  const startMs = startup === undefined ? undefined : median(startup.ms);
+  judge(
+    `${largeLabel} stored tokens: start-up to ready under 1 s`,
+    startMs === undefined
+      ? undefined
+      : `${n(startMs)} ms (spawn of \`latchkey serve\` to its first answer)`,
+    startMs === undefined ? undefined : startMs < 1000,
+    'tokens-large',
+  );
+  const flows = summary('flows');
+  judge(
+    'Complete flows: ≥ 1,000 per second per core',
+    flows === undefined ? undefined : `${n(flows.unitsPerSecond)} flows/s`,
+    flows === undefined ? undefined : flows.unitsPerSecond >= 1000,
+    'flows',
+  );
+  soakTargets(run, results);
+  const upstream = summary('upstream');
+  const gateway = summary('gateway');
+  judge(
+    "Gateway: ≥ 0.60 of the upstream's own throughput",
+    upstream === undefined || gateway === undefined
+      ? undefined
+      : `${f2(gateway.rps / upstream.rps)} (${n(gateway.rps)} vs ${n(upstream.rps)} req/s)`,
+    upstream === undefined || gateway === undefined ? undefined : gateway.rps >= 0.6 * upstream.rps,
+    'gateway',
+  );
+  return results;
+}
+
+function soakTargets(run: RunRecord, results: TargetResult[]): void {
+  const findings = run.soak === undefined ? undefined : soakFindings(run.soak);
+  const absent = run.soak === undefined ? 'not run (npm run bench -- --soak)' : 'no samples';
+  const add = (target: string, measured: string | undefined, met: boolean) =>
+    results.push(
+      findings === undefined || measured === undefined
+        ? { target, measured: absent, status: 'not measured' }
+        : { target, measured, status: met ? 'met' : 'missed' },
+    );
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+  const f = findings;
+  add(
+    'Live nonces ≤ rate × window',
+    f && `${n(f.maxNonces)} live at most; rate × window = ${n(f.nonceBound)}`,
+    f !== undefined && f.maxNonces <= f.nonceBound,
+  );
+  add(
+    '≤ 48 bytes per live nonce (disk and memory together, measured)',
+    f &&
+      `${(f.diskBytesPerNonce + f.memoryBytesPerNonce).toFixed(1)} B (files ${f.diskBytesPerNonce.toFixed(1)} + RSS growth ${f.memoryBytesPerNonce.toFixed(1)})`,
+    f !== undefined && f.diskBytesPerNonce + f.memoryBytesPerNonce <= 48,
+  );
+  add(
+    'Purged continuously, no pause visible in p99',
+    f && `worst interval p99 ${f.worstIntervalP99} ms, median ${f.medianIntervalP99} ms`,
+    f !== undefined && f.worstIntervalP99 <= Math.max(2 * f.medianIntervalP99, 5),
+  );
+  add(
+    `Memory flat over the ${Math.round((run.soak?.seconds ?? 300) / 60)}-minute run`,
+    f && `RSS ${mb(f.rssStart)} at start, ${mb(f.rssQuarter)} at ¼, ${mb(f.rssEnd)} at the end`,
+    f !== undefined && f.rssEnd <= f.rssQuarter * 1.1,
+  );
+}

@@ -1,0 +1,209 @@
+/**
+ * Runs the scenarios: seeds the databases once, then for each round starts each server on
+ * the server core, drives its scenarios from the generator core, and stops it. The limit
+ * runs first in every round, and every figure is also taken as a ratio to it.
+ */
+import type { Machine } from './machine.ts';
+import { runGenerator, runScript } from './processes.ts';
+import type { BenchOptions } from './options.ts';
+import { summarize } from './results.ts';
+import type { RoundResult, ScenarioRecord, StartupRecord } from './results.ts';
+import { scenarios, servers } from './scenarios.ts';
+import type { Scenario, ServerId } from './scenarios.ts';
+import { leanCredentials } from './seed/lean-credentials.ts';
+import type { SeededCredentials } from './seed/seed-latchkey.ts';
+import { startGroup } from './server-group.ts';
+import type { ServerGroup } from './server-group.ts';
+import { measureCliStartup } from './startup.ts';
+
+const POOL_RATE_GUESS = 15_000;
+
+export interface RunContext {
+  readonly options: BenchOptions;
+  readonly machine: Machine;
+  /** A scratch directory for databases and profiles. */
+  readonly dir: string;
+  readonly log: (line: string) => void;
+}
+
+export interface RoundsOutcome {
+  readonly records: ScenarioRecord[];
+  readonly startup: StartupRecord[];
+  /** Credentials of each seeded Latchkey database (for the soak and the profile). */
+  readonly seeded: Map<ServerId, SeededCredentials>;
+}
+
+export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
+  const { options, log } = context;
+  const selected = scenarios.filter(
+    (s) => s.id === 'limit' || options.only === undefined || options.only.includes(s.id),
+  );
+  const records = new Map<string, ScenarioRecord>(
+    selected.map((s) => [
+      s.id,
+      {
+        id: s.id,
+        title: s.title,
+        server: s.server,
+        unit: s.unit ?? 'requests',
+        status: 'ok',
+        note: undefined,
+        rounds: [],
+        summary: undefined,
+      },
+    ]),
+  );
+  const active = servers.filter((def) => selected.some((s) => s.server === def.id));
+  for (const def of active) {
+    const reason = def.unavailable();
+    if (reason === undefined) continue;
+    for (const s of selected.filter((x) => x.server === def.id)) {
+      const record = records.get(s.id)!;
+      record.status = 'unavailable';
+      record.note = reason;
+    }
+  }
+  const runnable = active.filter((def) => def.unavailable() === undefined);
+
+  const lean = leanCredentials();
+  const seeded = new Map<ServerId, SeededCredentials>();
+  await Promise.all(
+    runnable
+      .filter((def) => def.tokens !== undefined)
+      .map(async (def) => {
+        const tokens = def.tokens === 'large' ? options.largeTokens : def.tokens!;
+        log(`seeding ${def.id} (${tokens.toLocaleString('en-US')} token credentials)`);
+        const credentials = await runScript<SeededCredentials>([
+          'bench/seed/seed-latchkey.ts',
+          '--database',
+          `${context.dir}/${def.id}.db`,
+          '--tokens',
+          String(tokens),
+        ]);
+        seeded.set(def.id, credentials);
+      }),
+  );
+
+  const startup = new Map<ServerId, StartupRecord>();
+  const pin = context.machine.pinning;
+  const settings = { dir: context.dir, pin: pin?.server, leanEnv: lean.env };
+  for (let round = 1; round <= options.rounds; round++) {
+    const roundRps = new Map<string, number>();
+    for (const def of runnable) {
+      const credentials = seeded.get(def.id);
+      if (def.startup === true && credentials !== undefined) {
+        const entry = startup.get(def.id) ?? {
+          server: def.id,
+          tokens: credentials.tokens,
+          ms: [],
+        };
+        try {
+          const ms = await measureCliStartup(`${context.dir}/${def.id}.db`, pin?.server);
+          entry.ms.push(Math.round(ms));
+          startup.set(def.id, entry);
+        } catch (error) {
+          log(`round ${round} start-up of ${def.id}: FAILED ${firstLine(error)}`);
+        }
+      }
+      let group: ServerGroup;
+      try {
+        group = await startGroup(def, settings);
+      } catch (error) {
+        failAll(selected, records, def.id, error);
+        continue;
+      }
+      for (const scenario of selected.filter((s) => s.server === def.id)) {
+        const record = records.get(scenario.id)!;
+        const server = scenario.target === 'upstream' ? group.upstream! : group.main;
+        try {
+          const rate = paceFor(scenario, roundRps);
+          const result = await runGenerator({
+            load: {
+              host: '127.0.0.1',
+              port: server.port,
+              connections: options.connections,
+              warmupMs: options.warmupMs,
+              durationMs: options.durationMs,
+              rate,
+            },
+            workload: scenario.workload({
+              host: `127.0.0.1:${server.port}`,
+              credentials: credentials ?? lean.credentials,
+              poolSize: poolSize(record.rounds.at(-1)?.rps, options),
+            }),
+            pin: pin?.generator,
+          });
+          roundRps.set(scenario.id, result.rps);
+          const limit = roundRps.get('limit');
+          const ratio =
+            limit === undefined || scenario.unit === 'flows' ? undefined : result.rps / limit;
+          const entry: RoundResult = { ...result, round, ratio, rate };
+          record.rounds.push(entry);
+          log(describe(round, options.rounds, scenario, entry));
+          if (result.requests > 0 && result.errors >= result.requests) {
+            record.status = 'failed';
+            record.note = `every request failed: ${result.firstError ?? 'socket errors'}`;
+          }
+        } catch (error) {
+          record.status = 'failed';
+          record.note = firstLine(error);
+          log(`round ${round} ${scenario.id}: FAILED ${record.note}`);
+        }
+      }
+      await group.stop();
+    }
+  }
+  for (const record of records.values()) record.summary = summarize(record.rounds);
+  return { records: [...records.values()], startup: [...startup.values()], seeded };
+}
+
+function paceFor(scenario: Scenario, roundRps: Map<string, number>): number | undefined {
+  if (scenario.pace === undefined) return undefined;
+  const of = roundRps.get(scenario.pace.of);
+  return of === undefined ? undefined : Math.max(1, Math.round(of * scenario.pace.fraction));
+}
+
+/** Enough pre-signed requests for the round: the last round's rate plus 30 %, or a guess. */
+function poolSize(previousRps: number | undefined, options: BenchOptions): number {
+  const guess = options.mode === 'smoke' ? 2000 : POOL_RATE_GUESS;
+  const rate = previousRps === undefined ? guess : previousRps * 1.3;
+  return Math.max(500, Math.ceil((rate * (options.warmupMs + options.durationMs)) / 1000));
+}
+
+function failAll(
+  selected: readonly Scenario[],
+  records: Map<string, ScenarioRecord>,
+  server: ServerId,
+  error: unknown,
+) {
+  for (const s of selected.filter((x) => x.server === server)) {
+    const record = records.get(s.id)!;
+    record.status = 'failed';
+    record.note = `the server did not start: ${firstLine(error)}`;
+  }
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(0, 3)
+    .join(' / ')
+    .slice(0, 300);
+}
+
+function describe(round: number, rounds: number, scenario: Scenario, r: RoundResult): string {
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  const main =
+    scenario.unit === 'flows'
+      ? `${n(r.unitsPerSecond)} flows/s (${n(r.rps)} req/s)`
+      : `${n(r.rps)} req/s`;
+  const ratio = r.ratio === undefined ? '' : `  ratio ${r.ratio.toFixed(2)}`;
+  const pace = r.rate === undefined ? '' : `  paced at ${n(r.rate)}/s`;
+  const dry = r.exhausted ? '  (pool ran dry: shorter window)' : '';
+  return (
+    `round ${round}/${rounds}  ${scenario.id.padEnd(13)} ${main.padStart(14)}  p50 ${r.latency.p50} ms  ` +
+    `p99 ${r.latency.p99} ms  errors ${r.errors}${ratio}${pace}  generator cpu ${Math.round(r.generatorCpu * 100)} %${dry}`
+  );
+}

@@ -1,0 +1,233 @@
+/**
+ * The scenarios of issue 7, each with the server it runs against. Servers are started
+ * once per round (pinned to the server core), run their scenarios in order, and stop.
+ */
+import { existsSync } from 'node:fs';
+import type { WorkloadConfig } from './load/generator.ts';
+import type { RequestSpec } from './load/signed-request.ts';
+import { ROOT } from './processes.ts';
+import type { SeededCredentials } from './seed/seed-latchkey.ts';
+
+export type ServerId =
+  | 'bare-http'
+  | 'bare-fastify'
+  | 'lean'
+  | 'latchkey'
+  | 'latchkey-1k'
+  | 'latchkey-large'
+  | 'latchkey-flows'
+  | 'latchkey-logged'
+  | 'gateway';
+
+export interface ServerDef {
+  readonly id: ServerId;
+  /** Why it cannot run yet, or undefined when it can. */
+  readonly unavailable: () => string | undefined;
+  /** Token credentials to seed (Latchkey servers only). */
+  readonly tokens?: number | 'large';
+  /** Measure `latchkey serve`'s start-up on this database too. */
+  readonly startup?: boolean;
+}
+
+export interface WorkloadContext {
+  /** `127.0.0.1:PORT` */
+  readonly host: string;
+  readonly credentials: SeededCredentials;
+  /** Requests to pre-sign for a pooled (RSA) run. */
+  readonly poolSize: number;
+}
+
+export interface Scenario {
+  readonly id: string;
+  readonly title: string;
+  readonly server: ServerId;
+  readonly workload: (context: WorkloadContext) => WorkloadConfig;
+  /** Report complete flows per second rather than requests. */
+  readonly unit?: 'flows';
+  /** Paced at a fraction of another scenario's rate in the same round. */
+  readonly pace?: { readonly of: string; readonly fraction: number };
+  /** Pre-signed (RSA): the pool is sized from the previous round's rate. */
+  readonly pooled?: boolean;
+  /** Drive the gateway's upstream directly rather than the server itself. */
+  readonly target?: 'upstream';
+}
+
+const latchkeyMissing = () =>
+  existsSync(`${ROOT}src/http/app.ts`) ? undefined : 'not available yet (src/http/app.ts)';
+const gatewayMissing = () =>
+  existsSync(`${ROOT}src/http/gateway.ts`)
+    ? latchkeyMissing()
+    : 'not available yet: the gateway (issue 5) does not exist';
+
+export const servers: readonly ServerDef[] = [
+  { id: 'bare-http', unavailable: () => undefined },
+  { id: 'bare-fastify', unavailable: () => undefined },
+  { id: 'lean', unavailable: () => undefined },
+  { id: 'latchkey', unavailable: latchkeyMissing, tokens: 1 },
+  { id: 'latchkey-1k', unavailable: latchkeyMissing, tokens: 1000, startup: true },
+  { id: 'latchkey-large', unavailable: latchkeyMissing, tokens: 'large', startup: true },
+  { id: 'latchkey-flows', unavailable: latchkeyMissing, tokens: 1 },
+  { id: 'latchkey-logged', unavailable: latchkeyMissing, tokens: 1 },
+  { id: 'gateway', unavailable: gatewayMissing, tokens: 1 },
+];
+
+const fixed =
+  (path: string) =>
+  (c: WorkloadContext): WorkloadConfig => ({
+    kind: 'fixed',
+    request: `GET ${path} HTTP/1.1\r\nHost: ${c.host}\r\n\r\n`,
+  });
+
+function spec(c: WorkloadContext, overrides: Partial<RequestSpec> = {}): RequestSpec {
+  return {
+    method: 'GET',
+    host: c.host,
+    path: '/api/me',
+    transmission: 'header',
+    signatureMethod: 'HMAC-SHA1',
+    client: c.credentials.hmacClient,
+    token: c.credentials.token,
+    ...overrides,
+  };
+}
+
+const signed =
+  (overrides: Partial<RequestSpec> = {}) =>
+  (c: WorkloadContext): WorkloadConfig => ({ kind: 'signed', specs: [spec(c, overrides)] });
+
+const rsa = (c: WorkloadContext): WorkloadConfig => ({
+  kind: 'presigned',
+  count: c.poolSize,
+  spec: spec(c, {
+    signatureMethod: 'RSA-SHA1',
+    client: c.credentials.rsaClient,
+    token: c.credentials.rsaToken,
+  }),
+});
+
+/** Spread over many stored tokens: one signer per sampled token, in turn. */
+const manyTokens = (c: WorkloadContext): WorkloadConfig => ({
+  kind: 'signed',
+  specs: c.credentials.sample.map((token) => spec(c, { token })),
+});
+
+export const scenarios: readonly Scenario[] = [
+  {
+    id: 'limit',
+    title: 'bare node:http hello world (the limit)',
+    server: 'bare-http',
+    workload: fixed('/'),
+  },
+  {
+    id: 'fastify',
+    title: 'bare Fastify 5 hello world',
+    server: 'bare-fastify',
+    workload: fixed('/'),
+  },
+  {
+    id: 'lean-hmac',
+    title: 'lean hand-written verifier, HMAC-SHA1',
+    server: 'lean',
+    workload: signed(),
+  },
+  {
+    id: 'lean-rsa',
+    title: 'lean hand-written verifier, RSA-SHA1',
+    server: 'lean',
+    workload: rsa,
+    pooled: true,
+  },
+  {
+    id: 'hmac-sha1',
+    title: 'Latchkey /api/me, HMAC-SHA1, header',
+    server: 'latchkey',
+    workload: signed(),
+  },
+  {
+    id: 'hmac-sha1-80',
+    title: 'Latchkey /api/me, HMAC-SHA1, paced at 80 % of its maximum',
+    server: 'latchkey',
+    workload: signed(),
+    pace: { of: 'hmac-sha1', fraction: 0.8 },
+  },
+  {
+    id: 'hmac-sha256',
+    title: 'Latchkey /api/me, HMAC-SHA256, header',
+    server: 'latchkey',
+    workload: signed({ signatureMethod: 'HMAC-SHA256' }),
+  },
+  {
+    id: 'hmac-query',
+    title: 'Latchkey /api/me, HMAC-SHA1, query',
+    server: 'latchkey',
+    workload: signed({ transmission: 'query' }),
+  },
+  {
+    id: 'hmac-body',
+    title: 'Latchkey /api/me, HMAC-SHA1, form body (POST)',
+    server: 'latchkey',
+    workload: signed({ method: 'POST', transmission: 'body', form: [['status', 'hello world']] }),
+  },
+  {
+    id: 'plaintext',
+    title: 'Latchkey /api/me, PLAINTEXT, header',
+    server: 'latchkey',
+    workload: signed({ signatureMethod: 'PLAINTEXT' }),
+  },
+  {
+    id: 'rsa-sha1',
+    title: 'Latchkey /api/me, RSA-SHA1 (2048-bit), header',
+    server: 'latchkey',
+    workload: rsa,
+    pooled: true,
+  },
+  {
+    id: 'tokens-1k',
+    title: 'Latchkey HMAC-SHA1, 1,000 tokens stored',
+    server: 'latchkey-1k',
+    workload: manyTokens,
+  },
+  {
+    id: 'tokens-large',
+    title: 'Latchkey HMAC-SHA1, 1,000,000 tokens stored',
+    server: 'latchkey-large',
+    workload: manyTokens,
+  },
+  {
+    id: 'flows',
+    title: 'Latchkey complete three-step flows',
+    server: 'latchkey-flows',
+    unit: 'flows',
+    workload: (c) => ({
+      kind: 'flow',
+      flow: {
+        host: c.host,
+        client: c.credentials.hmacClient,
+        signatureMethod: 'HMAC-SHA1',
+        requestTokenPath: '/oauth/request_token',
+        accessTokenPath: '/oauth/access_token',
+        callback: 'http://127.0.0.1/callback',
+        approvePath: '/bench/approve',
+      },
+    }),
+  },
+  {
+    id: 'hmac-logged',
+    title: 'Latchkey /api/me, HMAC-SHA1, logging each request (`serve` default)',
+    server: 'latchkey-logged',
+    workload: signed(),
+  },
+  {
+    id: 'upstream',
+    title: 'bare upstream alone (node:http)',
+    server: 'gateway',
+    target: 'upstream',
+    workload: fixed('/'),
+  },
+  {
+    id: 'gateway',
+    title: 'Latchkey gateway in front of that upstream, HMAC-SHA1',
+    server: 'gateway',
+    workload: signed({ path: '/' }),
+  },
+];

@@ -1,0 +1,67 @@
+/**
+ * Starts the processes behind one server definition on the server core: one server, or for
+ * the gateway an upstream and Latchkey in front of it.
+ */
+import { startServer } from './processes.ts';
+import type { ServerProcess } from './processes.ts';
+import type { ServerDef } from './scenarios.ts';
+
+export interface ServerGroup {
+  readonly main: ServerProcess;
+  readonly upstream: ServerProcess | undefined;
+  stop(): Promise<void>;
+}
+
+export interface GroupSettings {
+  /** Scratch directory holding `<server id>.db`. */
+  readonly dir: string;
+  readonly pin: string | undefined;
+  /** BENCH_CREDENTIALS for the lean verifier. */
+  readonly leanEnv: string;
+}
+
+export async function startGroup(def: ServerDef, settings: GroupSettings): Promise<ServerGroup> {
+  const options = { pin: settings.pin };
+  const latchkey = ['bench/servers/latchkey.ts', '--database', `${settings.dir}/${def.id}.db`];
+  let upstream: ServerProcess | undefined;
+  let main: ServerProcess;
+  switch (def.id) {
+    case 'bare-http':
+      main = await startServer(['bench/servers/bare-http.ts'], options);
+      break;
+    case 'bare-fastify':
+      main = await startServer(['bench/servers/bare-fastify.ts'], options);
+      break;
+    case 'lean':
+      main = await startServer(['bench/servers/lean-verifier.ts'], {
+        ...options,
+        env: { BENCH_CREDENTIALS: settings.leanEnv },
+      });
+      break;
+    case 'latchkey-logged':
+      main = await startServer([...latchkey, '--log-level', 'info'], options);
+      break;
+    case 'gateway':
+      upstream = await startServer(['bench/servers/bare-http.ts'], options);
+      try {
+        main = await startServer(
+          [...latchkey, '--upstream', `http://127.0.0.1:${upstream.port}`],
+          options,
+        );
+      } catch (error) {
+        await upstream.stop();
+        throw error;
+      }
+      break;
+    default:
+      main = await startServer(latchkey, options);
+  }
+  return {
+    main,
+    upstream,
+    stop: async () => {
+      await main.stop();
+      await upstream?.stop();
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The soak: Latchkey's HMAC-SHA1 `/api/me` at full load for minutes, with the server
+ * reporting its memory, the nonce store's live entries and its files' size over time, and
+ * the generator reporting throughput and p99 per interval (a purge pause would show there).
+ */
+import { defaultPolicy } from '../src/provider/policy.ts';
+import { runGenerator, runScript, startServer } from './processes.ts';
+import type { SoakRecord, SoakSample } from './results.ts';
+import type { RunContext } from './rounds.ts';
+import { scenarios } from './scenarios.ts';
+import type { SeededCredentials } from './seed/seed-latchkey.ts';
+
+export async function runSoak(context: RunContext): Promise<SoakRecord> {
+  const { options, log } = context;
+  const database = `${context.dir}/soak.db`;
+  const credentials = await runScript<SeededCredentials>([
+    'bench/seed/seed-latchkey.ts',
+    '--database',
+    database,
+  ]);
+  const sampleMs = options.soakSeconds >= 60 ? 5000 : 500;
+  const server = await startServer(
+    ['bench/servers/latchkey.ts', '--database', database, '--sample-ms', String(sampleMs)],
+    { pin: context.machine.pinning?.server },
+  );
+  const samples: SoakSample[] = [];
+  server.onMessage((message) => {
+    const sample = message['sample'] as SoakSample | undefined;
+    if (sample === undefined) return;
+    samples.push(sample);
+    if (samples.length % Math.max(1, Math.round(30_000 / sampleMs)) === 1) {
+      const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+      log(
+        `soak t=${Math.round(sample.t)} s  live nonces ${sample.nonces.toLocaleString('en-US')}  ` +
+          `rss ${mb(sample.rss)} MB  files ${mb(sample.diskBytes)} MB`,
+      );
+    }
+  });
+  const hmac = scenarios.find((s) => s.id === 'hmac-sha1')!;
+  log(`soak: ${options.soakSeconds} s at full load`);
+  try {
+    const result = await runGenerator({
+      load: {
+        host: '127.0.0.1',
+        port: server.port,
+        connections: options.connections,
+        warmupMs: 0,
+        durationMs: options.soakSeconds * 1000,
+        timelineMs: Math.min(5000, Math.max(250, (options.soakSeconds * 1000) / 60)),
+      },
+      workload: hmac.workload({ host: `127.0.0.1:${server.port}`, credentials, poolSize: 0 }),
+      pin: context.machine.pinning?.generator,
+    });
+    // One more sample after the load, so the last figures are the run's end state.
+    await new Promise((resolve) => setTimeout(resolve, sampleMs + 100));
+    return {
+      seconds: options.soakSeconds,
+      result,
+      samples,
+      timeline: result.timeline ?? [],
+      windowSeconds: defaultPolicy.timestampWindowSeconds,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+export interface SoakFindings {
+  readonly maxNonces: number;
+  /** Live nonces allowed by rate × window (window plus one upkeep interval of slack). */
+  readonly nonceBound: number;
+  readonly diskBytesPerNonce: number;
+  readonly memoryBytesPerNonce: number;
+  readonly rssStart: number;
+  readonly rssQuarter: number;
+  readonly rssEnd: number;
+  readonly medianIntervalP99: number;
+  readonly worstIntervalP99: number;
+}
+
+export function soakFindings(soak: SoakRecord): SoakFindings | undefined {
+  const first = soak.samples[0];
+  const last = soak.samples.at(-1);
+  if (first === undefined || last === undefined || soak.timeline.length === 0) return undefined;
+  const maxNonces = Math.max(...soak.samples.map((s) => s.nonces));
+  const quarter = soak.samples.find((s) => s.t >= last.t / 4) ?? first;
+  const p99s = soak.timeline.map((p) => p.p99).sort((a, b) => a - b);
+  const perNonce = (bytes: number) => (maxNonces === 0 ? 0 : Math.max(0, bytes) / maxNonces);
+  return {
+    maxNonces,
+    nonceBound: Math.ceil(soak.result.rps * (soak.windowSeconds + 5)),
+    diskBytesPerNonce: perNonce(
+      Math.max(...soak.samples.map((s) => s.diskBytes)) - first.diskBytes,
+    ),
+    memoryBytesPerNonce: perNonce(Math.max(...soak.samples.map((s) => s.rss)) - first.rss),
+    rssStart: first.rss,
+    rssQuarter: quarter.rss,
+    rssEnd: last.rss,
+    medianIntervalP99: p99s[p99s.length >> 1]!,
+    worstIntervalP99: p99s.at(-1)!,
+  };
+}
