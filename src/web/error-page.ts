@@ -80,7 +80,8 @@ export const notFoundProblem: PageProblem = {
   action: 'Check the address, or start again from the home page.',
 };
 
-export function problemFor(error: unknown): PageProblem {
+/** `waitMinutes`: how long the per-address sign-in limit lasts, for the 429 page. */
+export function problemFor(error: unknown, waitMinutes = 15): PageProblem {
   if (isOAuthError(error)) return authorizationProblem(error.problem, error.message);
   if (error instanceof NotFoundError) return notFoundProblem;
   if (error instanceof StoreUnavailableError) {
@@ -100,7 +101,7 @@ export function problemFor(error: unknown): PageProblem {
       title: 'Too many sign-in attempts',
       message:
         'There were too many sign-in attempts from your network. Sign-in is paused for a while to keep accounts safe.',
-      action: 'Wait 15 minutes, then try again.',
+      action: `Wait ${waitMinutes} minutes, then try again.`,
     };
   }
   if (status >= 400 && status < 500) {
@@ -119,7 +120,7 @@ export function problemFor(error: unknown): PageProblem {
   };
 }
 
-export function createErrorPages(render: Render) {
+export function createErrorPages(render: Render, waitMinutes: number) {
   return {
     async show(request: FastifyRequest, reply: FastifyReply, problem: PageProblem) {
       return render(request, reply, 'error', { title: problem.title, problem }, problem.status);
@@ -127,7 +128,7 @@ export function createErrorPages(render: Render) {
 
     /** setErrorHandler for the web context. */
     async handle(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-      const problem = problemFor(error);
+      const problem = problemFor(error, waitMinutes);
       if (problem.status >= 500) request.log.error({ err: error }, 'web page failed');
       if (problem.status === 503) reply.header('retry-after', '5');
       try {

@@ -62,7 +62,7 @@ export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions
 
   const sessions = createSessions(options);
   const render = createRenderer(options);
-  const errors = createErrorPages(render);
+  const errors = createErrorPages(render, Math.ceil(options.signIn.windowSeconds / 60));
   const web: WebContext = {
     options,
     render,

@@ -29,6 +29,7 @@ export function createRenderer(options: ResolvedWebOptions) {
     const html = await eta.renderAsync(view, {
       ...data,
       csrf,
+      view,
       username: signedIn?.owner.username ?? null,
       paths: options.paths,
     });

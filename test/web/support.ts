@@ -7,8 +7,11 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import {
   authorizationUrl,
+  createSigningFetch,
   processTemporaryCredentialsResponse,
+  processTokenCredentialsResponse,
   requestTemporaryCredentials,
+  requestTokenCredentials,
 } from '../../src/client/index.ts';
 import type { ClientCredentials, TokenCredentials } from '../../src/client/index.ts';
 import { buildApp } from '../../src/http/app.ts';
@@ -122,7 +125,11 @@ export class Browser {
   }
 
   /** Posts a form; `_csrf` is taken from `page` unless the fields give one. */
-  async post(url: string, fields: Record<string, string>, page?: LightMyRequestResponse) {
+  async post(
+    url: string,
+    fields: Record<string, string> | URLSearchParams,
+    page?: LightMyRequestResponse,
+  ) {
     const form = new URLSearchParams(fields);
     if (page !== undefined && !form.has('_csrf')) form.set('_csrf', csrfToken(page.body));
     return this.#send('POST', url, form.toString());
@@ -179,4 +186,32 @@ export function text(html: string): string {
     .replace(/&#39;/g, "'")
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/**
+ * The whole §2 flow for a signed-in browser: temporary credentials, Allow on the consent
+ * page, then the token request. Returns the token credentials and a signing fetch for them.
+ */
+export async function connect(world: WebWorld, browser: Browser, client: Client, lifetime = '') {
+  const temporary = await world.temporary(client);
+  const page = await browser.get(authorizePath(temporary));
+  const allowed = await browser.post(
+    '/oauth/authorize',
+    { oauth_token: temporary.token, decision: 'allow', lifetime },
+    page,
+  );
+  const verifier = new URL(String(allowed.headers.location)).searchParams.get('oauth_verifier');
+  if (verifier === null)
+    throw new Error(`Allow did not redirect with a verifier: ${allowed.statusCode}`);
+  const credentials = { key: client.key, secret: client.secret };
+  const token = await processTokenCredentialsResponse(
+    await requestTokenCredentials(`${BASE}/oauth/access_token`, {
+      client: credentials,
+      temporary,
+      verifier,
+      fetch: injectFetch(world.app),
+    }),
+  );
+  const api = createSigningFetch({ client: credentials, token, fetch: injectFetch(world.app) });
+  return { token, api };
 }
