@@ -5,9 +5,9 @@
  * the environment or the config file).
  */
 import { CommanderError } from 'commander';
-import { OAuthResponseError } from '../client/index.ts';
+import { OAuthResponseError } from '../client/flow.ts';
 import { ConfigError } from '../config.ts';
-import { InputError, NotFoundError } from '../provider/index.ts';
+import { InputError, NotFoundError } from '../provider/input-error.ts';
 
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;

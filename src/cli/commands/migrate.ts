@@ -3,15 +3,15 @@
  * opening the store applies the migrations, so this opens it and reports the version.
  */
 import { existsSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
 import type { Command } from 'commander';
-import { migrations, schemaVersion } from '../../store/sqlite/migrations.ts';
 import { openStore } from '../context.ts';
 import { print, printJson } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
 
-function versionOf(path: string): number {
+async function versionOf(path: string): Promise<number> {
   if (path === ':memory:' || !existsSync(path)) return 0;
+  const { DatabaseSync } = await import('node:sqlite');
+  const { schemaVersion } = await import('../../store/sqlite/migrations.ts');
   const db = new DatabaseSync(path, { readOnly: true });
   try {
     return schemaVersion(db);
@@ -26,9 +26,10 @@ export function registerMigrate(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const config = configOf(command);
-      const before = versionOf(config.database);
-      await openStore(config).close();
-      const after = versionOf(config.database);
+      const { migrations } = await import('../../store/sqlite/migrations.ts');
+      const before = await versionOf(config.database);
+      await (await openStore(config)).close();
+      const after = await versionOf(config.database);
       const report = {
         database: config.database,
         schemaVersion: after,

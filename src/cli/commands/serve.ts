@@ -10,8 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { advertise as Advertise } from '../../http/routes/advertisement.ts';
 import { ConfigError, settingNames, spellings } from '../../config.ts';
 import type { LatchkeyConfig } from '../../config.ts';
-import { createProvider } from '../../provider/index.ts';
-import { openStore, policyOf } from '../context.ts';
+import { openProvider } from '../context.ts';
 import { CommandFailure } from '../errors.ts';
 import { note, print } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
@@ -53,11 +52,10 @@ export function registerServe(program: Command): void {
     .action(async (_options: object, command: Command) => {
       const config = configOf(command);
       const tls = readTls(config);
-      const store = openStore(config);
-      const provider = createProvider({ store, policy: policyOf(config) });
+      const provider = await openProvider(config);
       const closeAll = async () => {
         await provider.close();
-        await store.close();
+        await provider.store.close();
       };
       let app: FastifyInstance;
       let advertise: typeof Advertise;

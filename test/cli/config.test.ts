@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { workspace } from './run-cli.ts';
+
+const space = workspace();
+after(() => space.remove());
+
+let files = 0;
+function configFile(content: unknown): string {
+  const path = join(space.dir, `config-${++files}.json`);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+function refusal(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+describe('one configuration: defaults and validation (issue 6)', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({ env: {} });
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.port, 8080);
+    assert.equal(config.database, './data/latchkey.db');
+    assert.equal(config.timestampWindowSeconds, 300);
+    assert.equal(config.temporaryCredentialLifetimeSeconds, 600);
+    assert.equal(config.tokenLifetimeSeconds, undefined);
+    assert.equal(config.logLevel, 'info');
+    assert.deepEqual(config.paths, {
+      requestToken: '/oauth/request_token',
+      authorize: '/oauth/authorize',
+      accessToken: '/oauth/access_token',
+    });
+    assert.ok(config.signatureMethods.includes('HMAC-SHA1'));
+  });
+
+  it('names the environment variable of a bad value and shows what it got', () => {
+    const error = refusal(() => loadConfig({ env: { LATCHKEY_PORT: 'abc' } }));
+    assert.equal(error.message, 'LATCHKEY_PORT: must be an integer 0-65535, got "abc"');
+    assert.equal(error.setting, 'port');
+  });
+
+  it('names the flag of a bad value', () => {
+    const error = refusal(() => loadConfig({ flags: { timestampWindowSeconds: '0' } }));
+    assert.match(error.message, /^--timestamp-window: must be an integer 1-86400, got "0"$/);
+  });
+
+  it('names the setting and the file of a bad value in the config file', () => {
+    const file = configFile({ paths: { authorize: 'authorize' } });
+    const error = refusal(() => loadConfig({ file }));
+    assert.equal(
+      error.message,
+      `paths.authorize (in ${file}): must be a URL path starting with / (no query or fragment), got "authorize"`,
+    );
+  });
+
+  it('refuses an unknown setting in the config file', () => {
+    const file = configFile({ prot: 80 });
+    assert.match(refusal(() => loadConfig({ file })).message, /^prot \(in .*\): unknown setting$/);
+  });
+
+  it('refuses a config file that is not JSON, naming the file', () => {
+    const file = configFile('{ port: 80 ');
+    assert.match(refusal(() => loadConfig({ file })).message, /^config file .*: not valid JSON/);
+  });
+
+  it('refuses an unknown signature method', () => {
+    const error = refusal(() =>
+      loadConfig({ env: { LATCHKEY_SIGNATURE_METHODS: 'HMAC-SHA1,MD5' } }),
+    );
+    assert.match(error.message, /^LATCHKEY_SIGNATURE_METHODS: must be a comma-separated list of /);
+  });
+
+  it('refuses a TLS certificate without its key, naming both', () => {
+    const error = refusal(() => loadConfig({ flags: { tlsCert: 'cert.pem' } }));
+    assert.match(error.message, /^--tls-cert: needs tlsKey too \(--tls-key or LATCHKEY_TLS_KEY\)/);
+  });
+
+  it('refuses two flow endpoints on the same path', () => {
+    const error = refusal(() =>
+      loadConfig({ env: { LATCHKEY_ACCESS_TOKEN_PATH: '/oauth/authorize' } }),
+    );
+    assert.match(error.message, /^LATCHKEY_ACCESS_TOKEN_PATH: must differ from paths.authorize/);
+  });
+
+  it('never echoes the session secret in a message', () => {
+    const error = refusal(() => loadConfig({ env: { LATCHKEY_SESSION_SECRET: 'short-secret' } }));
+    assert.equal(error.message, 'LATCHKEY_SESSION_SECRET: must be at least 32 characters');
+  });
+
+  it('reads booleans, lists and optional numbers from the environment', () => {
+    const config = loadConfig({
+      env: {
+        LATCHKEY_TRUST_PROXY: 'true',
+        LATCHKEY_SIGNATURE_METHODS: 'HMAC-SHA256, RSA-SHA256',
+        LATCHKEY_TOKEN_LIFETIME: '86400',
+      },
+    });
+    assert.equal(config.trustProxy, true);
+    assert.deepEqual(config.signatureMethods, ['HMAC-SHA256', 'RSA-SHA256']);
+    assert.equal(config.tokenLifetimeSeconds, 86400);
+  });
+
+  it('takes relative file paths in the config file from the file folder', () => {
+    const file = configFile({ database: 'data/here.db' });
+    assert.equal(loadConfig({ file }).database, join(space.dir, 'data/here.db'));
+  });
+});
+
+describe('one configuration: precedence flags > environment > file > defaults', () => {
+  const file = configFile({ port: 1111, realm: 'From file', logLevel: 'warn' });
+
+  it('takes a flag over the environment and the file', () => {
+    const config = loadConfig({ flags: { port: '3333' }, env: { LATCHKEY_PORT: '2222' }, file });
+    assert.equal(config.port, 3333);
+  });
+
+  it('takes the environment over the file', () => {
+    assert.equal(loadConfig({ env: { LATCHKEY_PORT: '2222' }, file }).port, 2222);
+  });
+
+  it('takes the file over the default', () => {
+    const config = loadConfig({ env: {}, file });
+    assert.equal(config.realm, 'From file');
+    assert.equal(config.logLevel, 'warn');
+  });
+
+  it('finds the config file through LATCHKEY_CONFIG', () => {
+    assert.equal(loadConfig({ env: { LATCHKEY_CONFIG: file } }).port, 1111);
+  });
+});
+
+describe('latchkey reads its configuration at start-up', () => {
+  const report = async (args: string[], env: Record<string, string | undefined>) =>
+    (JSON.parse(await space.ok(['migrate', '--json', ...args], { env })) as { database: string })
+      .database;
+
+  it('uses --database over LATCHKEY_DATABASE over the config file', async () => {
+    const file = configFile({ database: join(space.dir, 'from-file.db') });
+    const fromEnv = join(space.dir, 'from-env.db');
+    const fromFlag = join(space.dir, 'from-flag.db');
+    const env = { LATCHKEY_CONFIG: file, LATCHKEY_DATABASE: fromEnv };
+    assert.equal(await report(['--database', fromFlag], env), fromFlag);
+    assert.equal(await report([], env), fromEnv);
+    assert.equal(
+      await report([], { ...env, LATCHKEY_DATABASE: undefined }),
+      join(space.dir, 'from-file.db'),
+    );
+  });
+
+  it('stops with exit code 1 and names a bad environment variable', async () => {
+    const result = await space.run(['clients', 'list'], { env: { LATCHKEY_PORT: 'abc' } });
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr, 'latchkey: LATCHKEY_PORT: must be an integer 0-65535, got "abc"\n');
+  });
+
+  it('stops with exit code 1 and names a bad setting in the config file', async () => {
+    const file = configFile({ timestampWindowSeconds: -5 });
+    const result = await space.run(['clients', 'list', '--config', file]);
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr,
+      `latchkey: timestampWindowSeconds (in ${file}): must be an integer 1-86400, got -5\n`,
+    );
+  });
+
+  it('stops with exit code 2 and names a bad flag', async () => {
+    const result = await space.run(['serve', '--port', '70000']);
+    assert.equal(result.code, 2);
+    assert.equal(result.stderr, 'latchkey: --port: must be an integer 0-65535, got "70000"\n');
+  });
+
+  it('stops with exit code 1 when the config file does not exist', async () => {
+    const result = await space.run(['clients', 'list', '--config', join(space.dir, 'none.json')]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^latchkey: config file .*none\.json: cannot be read \(ENOENT\)$/m);
+  });
+});
