@@ -14,7 +14,6 @@ import type { InteropTarget } from './interop-suite.ts';
 
 const target: InteropTarget = {
   name: 'Latchkey',
-  problem: undefined,
   async start({ rsaPublicKey }) {
     const directory = mkdtempSync(join(tmpdir(), 'latchkey-interop-db-'));
     const store = createSqliteStore({ path: join(directory, 'latchkey.db') });

@@ -8,7 +8,6 @@ import { startReferenceServer } from './reference-server.ts';
 
 const target: InteropTarget = {
   name: 'the protocol core (reference server)',
-  problem: undefined,
   async start({ rsaPublicKey }) {
     const server = await startReferenceServer({ rsaPublicKey });
     return {
