@@ -1,0 +1,183 @@
+// Transport (issue 3, "Transport"): behind a trusted proxy the base string URI (RFC 5849
+// §3.4.1.2) follows Forwarded / X-Forwarded-Proto / X-Forwarded-Host, and only when the
+// operator declared the proxy trusted; with TLS the whole flow runs over https.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { requirement } from '../support/requirements.ts';
+import { send } from '../conformance/support/http.ts';
+import { nonLoopbackAddress, selfSignedCertificate } from '../conformance/support/network.ts';
+import { PATHS, startWorld, TRANSMISSIONS } from '../conformance/support/world.ts';
+import type { World } from '../conformance/support/world.ts';
+import { assertOk, assertProblem } from '../conformance/support/wire.ts';
+import type { Wire } from '../conformance/support/wire.ts';
+
+const PUBLIC = 'https://api.example.com';
+
+/** A request signed for the public URL the proxy serves, sent with the proxy's headers. */
+function viaProxy(world: World, headers: Record<string, string>, signedFor = PUBLIC): Wire {
+  const wire = world.sign({
+    signatureMethod: 'HMAC-SHA1',
+    transmission: 'header',
+    path: PATHS.me,
+    signedUrl: signedFor + PATHS.me,
+  });
+  return { ...wire, headers: { ...wire.headers, ...headers } };
+}
+
+describe('Transport: a trusted proxy (trustProxy: true)', () => {
+  let world: World;
+  before(async () => {
+    world = await startWorld({ app: { trustProxy: true } });
+  });
+  after(() => world.close());
+
+  it('verifies a request signed for the https URL named by X-Forwarded-Proto and X-Forwarded-Host', async () => {
+    const wire = viaProxy(world, {
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'api.example.com',
+    });
+    assertOk(await send(wire));
+  });
+
+  it('verifies a request signed for the URL named by Forwarded (RFC 7239)', async () => {
+    const wire = viaProxy(world, { Forwarded: 'for=192.0.2.60;proto=https;host=api.example.com' });
+    assertOk(await send(wire));
+  });
+
+  it('keeps a non-default port the proxy names in X-Forwarded-Host', async () => {
+    const wire = viaProxy(
+      world,
+      { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.com:8443' },
+      'https://api.example.com:8443',
+    );
+    assertOk(await send(wire));
+  });
+
+  it('takes the first element of Forwarded: the proxy nearest the client', async () => {
+    const wire = viaProxy(world, {
+      Forwarded: 'proto=https;host=api.example.com, proto=http;host=internal.local',
+    });
+    assertOk(await send(wire));
+  });
+
+  it('refuses a request signed for the inner URL once the proxy names another', async () => {
+    const wire = viaProxy(
+      world,
+      { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.com' },
+      world.url,
+    );
+    assertProblem(await send(wire), 401, 'signature_invalid');
+  });
+});
+
+describe('Transport: no trusted proxy (the default)', () => {
+  let world: World;
+  before(async () => {
+    world = await startWorld();
+  });
+  after(() => world.close());
+
+  it('ignores X-Forwarded-Proto and X-Forwarded-Host: a request signed for them fails with signature_invalid', async () => {
+    const wire = viaProxy(world, {
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'api.example.com',
+    });
+    assertProblem(await send(wire), 401, 'signature_invalid');
+  });
+
+  it('ignores Forwarded: a request signed for it fails with signature_invalid', async () => {
+    const wire = viaProxy(world, { Forwarded: 'proto=https;host=api.example.com' });
+    assertProblem(await send(wire), 401, 'signature_invalid');
+  });
+
+  it('verifies the request signed for the URL it was really sent to, whatever the headers say', async () => {
+    const wire = viaProxy(
+      world,
+      { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.com' },
+      world.url,
+    );
+    assertOk(await send(wire));
+  });
+});
+
+const { address, problem: noAddress } = nonLoopbackAddress();
+
+describe(
+  'Transport: X-Forwarded-Proto on plain HTTP off loopback',
+  { skip: requirement('a non-loopback interface', noAddress) },
+  () => {
+    const requestToken = (world: World) => {
+      const wire = world.sign({
+        signatureMethod: 'HMAC-SHA1',
+        transmission: 'header',
+        path: PATHS.requestToken,
+        httpMethod: 'POST',
+        signedUrl: PUBLIC + PATHS.requestToken,
+        protocolParameters: { oauth_callback: 'oob' },
+      });
+      return send({
+        ...wire,
+        headers: {
+          ...wire.headers,
+          'X-Forwarded-Proto': 'https',
+          'X-Forwarded-Host': 'api.example.com',
+        },
+      });
+    };
+
+    it('counts as https only from a trusted proxy: the flow endpoint answers', async () => {
+      const world = await startWorld({ host: address, app: { trustProxy: true } });
+      try {
+        assertOk(await requestToken(world));
+      } finally {
+        await world.close();
+      }
+    });
+
+    it('is not trusted without trustProxy: the flow endpoint still needs HTTPS', async () => {
+      const world = await startWorld({ host: address });
+      try {
+        assertProblem(await requestToken(world), 403, 'https_required');
+      } finally {
+        await world.close();
+      }
+    });
+  },
+);
+
+const { certificate, problem: noCertificate } = selfSignedCertificate();
+
+describe('Transport: TLS', { skip: requirement('openssl', noCertificate) }, () => {
+  let world: World;
+  before(async () => {
+    world = await startWorld({ app: { tls: certificate! } });
+  });
+  after(() => world.close());
+
+  it('serves https', () => {
+    assert.match(world.url, /^https:\/\//);
+  });
+
+  for (const transmission of TRANSMISSIONS) {
+    it(`runs the whole flow and /api/me over https with HMAC-SHA1 (parameters in the ${transmission})`, async () => {
+      const token = await world.tokenCredentials('HMAC-SHA1', transmission);
+      assertOk(await world.me('HMAC-SHA1', transmission, token));
+    });
+  }
+
+  it('refuses a request signed for http:// when it arrived over https', async () => {
+    const wire = world.sign({
+      signatureMethod: 'HMAC-SHA1',
+      transmission: 'header',
+      path: PATHS.me,
+      signedUrl: world.url.replace('https:', 'http:') + PATHS.me,
+    });
+    assertProblem(await send(wire), 401, 'signature_invalid');
+  });
+
+  it('advertises https endpoint URIs', async () => {
+    const answer = await send({ method: 'GET', url: `${world.url}/.well-known/oauth1-provider` });
+    const advertisement = JSON.parse(answer.text) as Record<string, string>;
+    assert.equal(advertisement['request_token_endpoint'], `${world.url}/oauth/request_token`);
+  });
+});
