@@ -11,7 +11,7 @@ import { CommandFailure, UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Everything about a client except its secret. */
 function publicView(client: Client) {
@@ -69,8 +69,8 @@ interface AddOptions {
   name: string;
   description?: string;
   website?: string;
-  callback: string[];
-  signatureMethod: string[];
+  callback?: string[];
+  signatureMethod?: string[];
   constrainedDevice?: boolean;
   key?: string;
   secret?: string;
@@ -87,8 +87,8 @@ export function registerClients(program: Command): void {
     .requiredOption('--name <name>', 'name shown to owners on the consent page')
     .option('--description <text>', 'what the application does, shown on the consent page')
     .option('--website <url>', "the application's web site")
-    .option('--callback <url>', 'a callback URI the client may use (repeatable)', collect, [])
-    .option('--signature-method <method>', 'allow only this method (repeatable)', collect, [])
+    .option('--callback <url>', 'a callback URI the client may use (repeatable)', collect)
+    .option('--signature-method <method>', 'allow only this method (repeatable)', collect)
     .option('--constrained-device', 'show the oob verifier as a short code easy to type')
     .option('--key <key>', 'use this client key (to migrate from another provider)')
     .option('--secret <secret>', 'use this secret (with --key)')

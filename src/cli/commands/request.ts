@@ -14,22 +14,22 @@ import { DEFAULT_PROFILE, loadProfile } from '../profiles.ts';
 import type { Profile } from '../profiles.ts';
 
 interface RequestOptions {
-  data: Parameter[];
-  header: [string, string][];
+  data?: Parameter[];
+  header?: [string, string][];
   profile: string;
   query?: boolean;
   body?: boolean;
   signatureMethod?: string;
 }
 
-function dataPair(value: string, previous: Parameter[]): Parameter[] {
+function dataPair(value: string, previous: Parameter[] = []): Parameter[] {
   const equals = value.indexOf('=');
   const pair: Parameter =
     equals === -1 ? [value, ''] : [value.slice(0, equals), value.slice(equals + 1)];
   return [...previous, pair];
 }
 
-function headerPair(value: string, previous: [string, string][]): [string, string][] {
+function headerPair(value: string, previous: [string, string][] = []): [string, string][] {
   const colon = value.indexOf(':');
   if (colon < 1) throw new InvalidArgumentError("must look like 'Name: value'");
   return [...previous, [value.slice(0, colon).trim(), value.slice(colon + 1).trim()]];
@@ -69,13 +69,11 @@ export function registerRequest(program: Command): void {
       '-d, --data <name=value>',
       'a parameter (repeatable): query for GET, else form body',
       dataPair,
-      [],
     )
     .option(
       '-H, --header <header>',
       "a header such as 'Accept: application/json' (repeatable)",
       headerPair,
-      [],
     )
     .option('--profile <name>', 'the profile saved by `latchkey authorize`', DEFAULT_PROFILE)
     .addOption(new Option('--query', 'send the protocol parameters in the query').conflicts('body'))
@@ -86,16 +84,17 @@ export function registerRequest(program: Command): void {
       '\nExamples:\n  latchkey request /api/me\n  latchkey request POST http://127.0.0.1:8080/api/me -d status=hello',
     )
     .action(async (first: string, second: string | undefined, options: RequestOptions) => {
+      const data = options.data ?? [];
       const method = (
-        second === undefined ? (options.data.length > 0 ? 'POST' : 'GET') : first
+        second === undefined ? (data.length > 0 ? 'POST' : 'GET') : first
       ).toUpperCase();
       if (!/^[A-Z]+$/.test(method)) throw new UsageError(`${first}: not an HTTP method`);
       const profile = loadProfile(options.profile);
       const url = targetUrl(second ?? first, profile);
       const inQuery = method === 'GET' || method === 'HEAD' || method === 'DELETE';
-      if (inQuery && options.data.length > 0) {
+      if (inQuery && data.length > 0) {
         const existing = url.search.length > 1 ? `${url.search.slice(1)}&` : '';
-        url.search = existing + encodeForm(options.data);
+        url.search = existing + encodeForm(data);
       }
       if (inQuery && options.body === true) {
         throw new UsageError(`--body needs a method with a form body, not ${method}`);
@@ -109,12 +108,12 @@ export function registerRequest(program: Command): void {
       const response = await sendOrFail(url.toString(), () =>
         send(url, {
           method,
-          headers: Object.fromEntries(options.header),
-          ...(inQuery || options.data.length === 0
+          headers: Object.fromEntries(options.header ?? []),
+          ...(inQuery || data.length === 0
             ? {}
             : {
                 body: new URLSearchParams(
-                  options.data.map(([name, value]): [string, string] => [name, value]),
+                  data.map(([name, value]): [string, string] => [name, value]),
                 ),
               }),
         }),
