@@ -71,7 +71,9 @@ export interface RunRecord {
   readonly scenarios: ScenarioRecord[];
   readonly startup: StartupRecord[];
   soak: SoakRecord | undefined;
-  profile: { readonly scenario: string; readonly top: ProfileEntry[] } | undefined;
+  profile:
+    | { readonly scenario: string; readonly top: ProfileEntry[]; readonly areas: ProfileEntry[] }
+    | undefined;
 }
 
 export function median(values: readonly number[]): number {

@@ -57,7 +57,13 @@ try {
     }
   }
   const seeded = outcome.seeded.get('latchkey');
-  if (options.profile && seeded !== undefined) run.profile = await runProfile(context, seeded);
+  if (options.profile && seeded !== undefined) {
+    run.profile = await runProfile(context, seeded);
+    log('Self time in the server, by area and by function:');
+    for (const e of [...run.profile.areas.slice(0, 8), ...run.profile.top.slice(0, 10)]) {
+      log(`  ${e.selfPercent.toFixed(1).padStart(5)} %  ${e.name}  ${e.where}`);
+    }
+  }
 
   const targets = judgeTargets(run);
   log('');

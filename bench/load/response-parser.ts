@@ -48,15 +48,18 @@ export class ResponseParser {
     const head = this.#buffer.toString('latin1', 0, end);
     this.#head = head;
     this.#status = Number(head.slice(9, 12));
-    const lower = head.toLowerCase();
-    this.#close = lower.startsWith('http/1.0') || lower.includes('\r\nconnection: close');
-    const at = lower.indexOf('\r\ncontent-length:');
-    if (at >= 0) {
-      const from = at + 17;
-      this.#length = Number.parseInt(head.slice(from, head.indexOf('\r', from) >>> 0), 10);
+    // Servers spell header names one of two ways in practice; lowercase the head only
+    // when neither spelling is there (the common path stays allocation-light).
+    const length = findHeader(head, 'content-length', 'Content-Length');
+    if (length !== undefined) {
+      this.#length = Number.parseInt(length, 10);
     } else {
-      this.#length = lower.includes('\r\ntransfer-encoding: chunked') ? -1 : 0;
+      const encoding = findHeader(head, 'transfer-encoding', 'Transfer-Encoding');
+      this.#length = encoding !== undefined && /chunked/i.test(encoding) ? -1 : 0;
     }
+    const connection = findHeader(head, 'connection', 'Connection');
+    this.#close =
+      head.startsWith('HTTP/1.0') || (connection !== undefined && /close/i.test(connection));
     this.#bodyStart = end + 4;
     return true;
   }
@@ -90,6 +93,15 @@ export class ResponseParser {
       at = dataEnd + 2;
     }
   }
+}
+
+function findHeader(head: string, lower: string, title: string): string | undefined {
+  let at = head.indexOf(`\r\n${lower}:`);
+  if (at < 0) at = head.indexOf(`\r\n${title}:`);
+  if (at < 0) return headerValue(head, lower);
+  const from = at + lower.length + 3;
+  const end = head.indexOf('\r\n', from);
+  return head.slice(from, end < 0 ? undefined : end).trim();
 }
 
 /** The value of one header (first occurrence, case-insensitive) from a parsed head. */

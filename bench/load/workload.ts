@@ -12,8 +12,8 @@ export interface Verdict {
 }
 
 export interface Workload {
-  /** Wire text of the next request for a connection, or undefined when exhausted. */
-  next(connection: number): string | undefined;
+  /** Wire bytes or text of the next request for a connection, or undefined when exhausted. */
+  next(connection: number): Buffer | string | undefined;
   /** Judges a response; called once per request, in order, per connection. */
   onResponse(connection: number, response: ParsedResponse): Verdict;
   /** A connection dropped mid-request: forget its in-flight state. */
@@ -30,7 +30,8 @@ export function judgeStatus(response: ParsedResponse): Verdict {
 
 /** The same request for ever: for unauthenticated servers (the limit, bare Fastify). */
 export function fixedWorkload(request: string): Workload {
-  return { next: () => request, onResponse: (_c, r) => judgeStatus(r) };
+  const bytes = Buffer.from(request, 'latin1');
+  return { next: () => bytes, onResponse: (_c, r) => judgeStatus(r) };
 }
 
 /** Fresh requests from a factory (signed live, fresh nonce and current timestamp). */

@@ -125,7 +125,7 @@ function soakSection(run: RunRecord): string[] {
     f === undefined
       ? ''
       : `Per-interval p99: median ${f.medianIntervalP99} ms, worst ${f.worstIntervalP99} ms (a pause counts as visible when the worst exceeds twice the median and 5 ms). ` +
-        'Bytes per live nonce = growth of the database files plus growth of RSS, over the most live nonces seen: an upper bound, since RSS also grows for reasons unrelated to nonces.',
+        'Bytes per live nonce = growth of the database files plus growth of RSS, divided by the growth of live nonces, from a tenth of the run (past start-up and JIT warm-up) to the most live nonces seen: an upper bound, since RSS also grows for reasons unrelated to nonces.',
     '',
   ];
 }
@@ -135,7 +135,14 @@ function profileSection(run: RunRecord): string[] {
   return [
     '## Where the time goes',
     '',
-    `CPU profile of the server during \`${run.profile.scenario}\` (\`npm run bench -- --profile\`), self time:`,
+    `CPU profile of the server during \`${run.profile.scenario}\` (\`npm run bench -- --profile\`; the`,
+    'profile is left in bench/results/latchkey-hmac.cpuprofile, not committed, for a flame graph). Self time as a share of busy time, by area:',
+    '',
+    '| share | area |',
+    '|---:|---|',
+    ...run.profile.areas.map((a) => `| ${a.selfPercent.toFixed(1)} % | ${a.name} |`),
+    '',
+    'and by function:',
     '',
     '| share | function | where |',
     '|---:|---|---|',

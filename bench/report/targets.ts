@@ -130,8 +130,12 @@ function soakTargets(run: RunRecord, results: TargetResult[]): void {
     f !== undefined && f.worstIntervalP99 <= Math.max(2 * f.medianIntervalP99, 5),
   );
   add(
-    `Memory flat over the ${Math.round((run.soak?.seconds ?? 300) / 60)}-minute run`,
+    `Memory flat over the ${duration(run.soak?.seconds ?? 300)} run (RSS at the end ≤ 1.1 × RSS at a quarter)`,
     f && `RSS ${mb(f.rssStart)} at start, ${mb(f.rssQuarter)} at ¼, ${mb(f.rssEnd)} at the end`,
     f !== undefined && f.rssEnd <= f.rssQuarter * 1.1,
   );
+}
+
+function duration(seconds: number): string {
+  return seconds >= 60 ? `${Math.round(seconds / 60)}-minute` : `${seconds}-second`;
 }

@@ -7,10 +7,14 @@
  * `--upstream URL` makes it a gateway in front of that API; `--log-level info` logs every
  * request as `latchkey serve` does by default (to /dev/null: the cost is pino's, not a pipe's).
  *
+ * `--profile-file FILE` records a CPU profile from SIGUSR2 (sent once the load is warm) to
+ * SIGTERM, so start-up does not blur it.
+ *
  * Usage: node bench/servers/latchkey.ts --database FILE [--port N] [--sample-ms N]
- *   [--upstream URL] [--log-level LEVEL]
+ *   [--upstream URL] [--log-level LEVEL] [--profile-file FILE]
  */
-import { createWriteStream, existsSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, statSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../../src/http/app.ts';
 import { createProvider } from '../../src/provider/index.ts';
@@ -24,6 +28,7 @@ const { values } = parseArgs({
     'sample-ms': { type: 'string' },
     upstream: { type: 'string' },
     'log-level': { type: 'string' },
+    'profile-file': { type: 'string' },
   },
 });
 const path = values.database;
@@ -76,9 +81,22 @@ if (sampleMs > 0) {
   setInterval(sample, sampleMs).unref();
 }
 
+let stopProfile = async () => {};
+const profileFile = values['profile-file'];
+if (profileFile !== undefined) {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  process.on('SIGUSR2', () => void session.post('Profiler.start'));
+  stopProfile = async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(profileFile, JSON.stringify(profile));
+  };
+}
+
 process.on('SIGTERM', () => {
-  app
-    .close()
+  stopProfile()
+    .then(() => app.close())
     .then(() => store.close())
     .finally(() => process.exit(0));
 });
