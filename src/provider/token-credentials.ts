@@ -29,7 +29,10 @@ export async function exchangeTokenCredentials(
   const temporary = verified.temporaryCredential!;
   const now = deps.now();
   checkExchangeable(temporary, now);
-  if (!verifierMatches(verified.protocol.verifier!, temporary.verifier ?? '')) {
+  // Only a code shown for typing (constrained device, oob) forgives case and dashes; a
+  // full verifier is compared exactly, or its letters' case would be a free guess.
+  const typed = verified.client.constrainedDevice && temporary.callback === 'oob';
+  if (!verifierMatches(verified.protocol.verifier!, temporary.verifier ?? '', typed)) {
     const failures = await deps.store.temporaryCredentials.recordVerifierFailure(temporary.token);
     if (failures >= deps.policy.maxVerifierFailures) {
       await deps.store.temporaryCredentials.remove(temporary.token);
@@ -80,6 +83,7 @@ function checkExchangeable(temporary: TemporaryCredential, now: number): void {
 }
 
 /** Typed codes are compared without case, spaces or dashes; both sides are normalized. */
-function verifierMatches(sent: string, expected: string): boolean {
+function verifierMatches(sent: string, expected: string, typed: boolean): boolean {
+  if (!typed) return constantTimeEqual(sent, expected);
   return constantTimeEqual(normalizeTypingCode(sent), normalizeTypingCode(expected));
 }
