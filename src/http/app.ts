@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import { createErrorHandler } from './error-reply.ts';
+import { clientOrigin } from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
 import { defaultPaths } from './options.ts';
 import type { AppOptions, FlowPaths } from './options.ts';
@@ -67,9 +68,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const baseUrlOf = (request: FastifyRequest): string => {
     if (options.publicUrl !== undefined) return options.publicUrl;
-    const scheme =
-      transport.tls || (transport.trustProxy && request.protocol === 'https') ? 'https' : 'http';
-    return `${scheme}://${request.host}`;
+    // The same origin the signature is checked against (Forwarded included, when trusted).
+    const { scheme, host } = clientOrigin(request.raw, transport);
+    return `${scheme}://${host}`;
   };
 
   await app.register(helmet, {

@@ -34,13 +34,7 @@ export function incomingFromNode(
   const question = url.indexOf('?');
   let path = question < 0 ? url : url.slice(0, question);
   if (!path.startsWith('/')) path = absoluteFormPath(path); // "GET http://host/path" (RFC 7230 §5.3.2)
-  let scheme = transport.tls ? 'https' : 'http';
-  let host = request.headers.host ?? '';
-  if (transport.trustProxy) {
-    const forwarded = forwardedByProxy(request);
-    if (forwarded.proto !== undefined) scheme = forwarded.proto;
-    if (forwarded.host !== undefined) host = forwarded.host;
-  }
+  const { scheme, host } = clientOrigin(request, transport);
   return {
     method: request.method ?? 'GET',
     scheme,
@@ -52,6 +46,24 @@ export function incomingFromNode(
     body,
     secure: scheme === 'https' || transport.insecureHttp || arrivedOnLoopback(request),
   };
+}
+
+/**
+ * The scheme and Host the client used (§3.4.1.2): the connection's, or a trusted proxy's.
+ * The base string URI and every absolute URL the server shows (advertisement, pages) use it.
+ */
+export function clientOrigin(
+  request: IncomingMessage,
+  transport: TransportSettings,
+): { scheme: string; host: string } {
+  let scheme = transport.tls ? 'https' : 'http';
+  let host = request.headers.host ?? '';
+  if (transport.trustProxy) {
+    const forwarded = forwardedByProxy(request);
+    if (forwarded.proto !== undefined) scheme = forwarded.proto;
+    if (forwarded.host !== undefined) host = forwarded.host;
+  }
+  return { scheme, host };
 }
 
 export function isLoopback(address: string | undefined): boolean {

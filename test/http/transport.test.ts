@@ -181,3 +181,49 @@ describe('Transport: TLS', { skip: requirement('openssl', noCertificate) }, () =
     assert.equal(advertisement['request_token_endpoint'], `${world.url}/oauth/request_token`);
   });
 });
+
+describe('Transport: advertisement behind a trusted proxy', () => {
+  let world: World;
+  before(async () => {
+    world = await startWorld({ app: { trustProxy: true } });
+  });
+  after(() => world.close());
+
+  const advertised = async (headers: Record<string, string>) => {
+    const answer = await send({
+      method: 'GET',
+      url: `${world.url}/.well-known/oauth1-provider`,
+      headers,
+    });
+    return (JSON.parse(answer.text) as Record<string, string>)['request_token_endpoint'];
+  };
+
+  it('advertises the public URI named by X-Forwarded-Proto and X-Forwarded-Host', async () => {
+    const uri = await advertised({
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'api.example.com',
+    });
+    assert.equal(uri, 'https://api.example.com/oauth/request_token');
+  });
+
+  it('advertises the public URI named by Forwarded, the same URI the signature is checked against', async () => {
+    const uri = await advertised({ Forwarded: 'proto=https;host=api.example.com' });
+    assert.equal(uri, 'https://api.example.com/oauth/request_token');
+  });
+});
+
+describe('Transport: default ports named by a trusted proxy', () => {
+  let world: World;
+  before(async () => {
+    world = await startWorld({ app: { trustProxy: true } });
+  });
+  after(() => world.close());
+
+  it('drops the default port 443 from the base string URI (§3.4.1.2)', async () => {
+    const wire = viaProxy(world, {
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'api.example.com:443',
+    });
+    assertOk(await send(wire));
+  });
+});
