@@ -4,12 +4,16 @@
 // atomic transitions across instances, and bounded failure with recovery when the database
 // goes away.
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
 import {
   connectRedis,
   createPostgresStore,
+  openStore,
   StoreUnavailableError,
   type Store,
 } from '../../src/store/index.ts';
@@ -212,6 +216,59 @@ describe('PostgreSQL', { skip: postgresSkip }, () => {
         await store.close();
         await proxy.close();
       }
+    });
+  });
+
+  describe('openStore: the backend chosen by URL', () => {
+    it('opens a SQLite file for a path', async () => {
+      const directory = mkdtempSync(join(tmpdir(), 'latchkey-open-'));
+      try {
+        const store = await openStore(join(directory, 'latchkey.db'));
+        assert.equal(await store.ping(), true);
+        await store.close();
+        assert.equal(existsSync(join(directory, 'latchkey.db')), true);
+      } finally {
+        rmSync(directory, { recursive: true, force: true });
+      }
+    });
+
+    it('opens PostgreSQL, in the given schema, for a postgresql:// URL', async () => {
+      const schema = freshSchema();
+      const url = postgresUrl.replace(/^postgres:/, 'postgresql:');
+      const store = await openStore(url, { schema });
+      const pool = new pg.Pool({ connectionString: postgresUrl, max: 1 });
+      try {
+        assert.equal(await store.ping(), true);
+        assert.equal(await schemaVersion(pool, schema), migrations.length);
+      } finally {
+        await store.close();
+        await pool.end();
+      }
+    });
+
+    it('keeps nonces in Redis, not PostgreSQL, when a redis:// URL is also given', async (t) => {
+      if (redisSkip !== false) return t.skip(redisSkip);
+      const schema = freshSchema();
+      const redisPrefix = runName('prefix');
+      const store = await openStore(postgresUrl, { schema, redis: redisUrl, redisPrefix });
+      const redis = await connectRedis(redisUrl);
+      const pool = new pg.Pool({ connectionString: postgresUrl, max: 1 });
+      try {
+        const key = { clientKey: 'c', token: '', timestamp: 1_750_000_000, nonce: 'n' };
+        assert.equal(await store.nonces.remember(key, key.timestamp + 300), true);
+        assert.equal(await redis.exists(`${redisPrefix}nonce:${key.timestamp + 300}`), 1);
+        const rows = await pool.query(`SELECT 1 FROM ${pg.escapeIdentifier(schema)}.nonces`);
+        assert.equal(rows.rowCount, 0);
+      } finally {
+        await store.close();
+        await deleteKeys(redis, redisPrefix);
+        redis.disconnect();
+        await pool.end();
+      }
+    });
+
+    it('refuses a Redis URL beside a SQLite path', async () => {
+      await assert.rejects(openStore('data/x.db', { redis: redisUrl }), TypeError);
     });
   });
 });

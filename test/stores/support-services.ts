@@ -74,15 +74,3 @@ export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
     cursor = next;
   } while (cursor !== '0');
 }
-
-export async function countKeys(redis: Redis, prefix: string): Promise<number> {
-  const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
-  let cursor = '0';
-  let count = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    count += keys.length;
-    cursor = next;
-  } while (cursor !== '0');
-  return count;
-}
