@@ -8,6 +8,10 @@ export interface RoundResult extends LoadResult {
   readonly round: number;
   /** This round's req/s over the limit's req/s in the same round. */
   readonly ratio: number | undefined;
+  /** Requests per CPU-second of the server: what one fully available core would serve. */
+  readonly perCore: number | undefined;
+  /** perCore over the limit's perCore: the ratio with other load on the core taken out. */
+  readonly cpuRatio: number | undefined;
   /** The pace, for a paced scenario. */
   readonly rate?: number | undefined;
 }
@@ -20,7 +24,10 @@ export interface ScenarioSummary {
   readonly errors: number;
   readonly requests: number;
   readonly ratio: number | undefined;
+  readonly perCore: number | undefined;
+  readonly cpuRatio: number | undefined;
   readonly generatorCpu: number;
+  readonly serverCpu: number | undefined;
   readonly rate: number | undefined;
 }
 
@@ -97,7 +104,10 @@ export function summarize(rounds: readonly RoundResult[]): ScenarioSummary | und
     errors: rounds.reduce((sum, r) => sum + r.errors, 0),
     requests: rounds.reduce((sum, r) => sum + r.requests, 0),
     ratio: of((r) => r.ratio),
+    perCore: of((r) => r.perCore),
+    cpuRatio: of((r) => r.cpuRatio),
     generatorCpu: of((r) => r.generatorCpu)!,
+    serverCpu: of((r) => r.serverCpu),
     rate: of((r) => r.rate),
   };
 }

@@ -15,6 +15,7 @@ import type { SeededCredentials } from './seed/seed-latchkey.ts';
 import { startGroup } from './server-group.ts';
 import type { ServerGroup } from './server-group.ts';
 import { measureCliStartup } from './startup.ts';
+import { describeRound } from './round-line.ts';
 
 const POOL_RATE_GUESS = 15_000;
 
@@ -125,6 +126,10 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
               warmupMs: options.warmupMs,
               durationMs: options.durationMs,
               rate,
+              serverPids:
+                scenario.target === 'upstream' || group.upstream === undefined
+                  ? [server.pid]
+                  : [group.main.pid, group.upstream.pid],
             },
             workload: scenario.workload({
               host: `127.0.0.1:${server.port}`,
@@ -134,12 +139,24 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
             pin: pin?.generator,
           });
           roundRps.set(scenario.id, result.rps);
+          const perCore = perServerCore(result.rps, result.serverCpu);
+          if (perCore !== undefined) roundRps.set(`${scenario.id}/core`, perCore);
           const limit = roundRps.get('limit');
-          const ratio =
-            limit === undefined || scenario.unit === 'flows' ? undefined : result.rps / limit;
-          const entry: RoundResult = { ...result, round, ratio, rate };
+          const limitPerCore = roundRps.get('limit/core');
+          const flows = scenario.unit === 'flows';
+          const entry: RoundResult = {
+            ...result,
+            round,
+            ratio: limit === undefined || flows ? undefined : result.rps / limit,
+            perCore,
+            cpuRatio:
+              limitPerCore === undefined || perCore === undefined || flows
+                ? undefined
+                : perCore / limitPerCore,
+            rate,
+          };
           record.rounds.push(entry);
-          log(describe(round, options.rounds, scenario, entry));
+          log(describeRound(round, options.rounds, scenario, entry));
           if (result.requests > 0 && result.errors >= result.requests) {
             record.status = 'failed';
             record.note = `every request failed: ${result.firstError ?? 'socket errors'}`;
@@ -193,17 +210,7 @@ function firstLine(error: unknown): string {
     .slice(0, 300);
 }
 
-function describe(round: number, rounds: number, scenario: Scenario, r: RoundResult): string {
-  const n = (x: number) => Math.round(x).toLocaleString('en-US');
-  const main =
-    scenario.unit === 'flows'
-      ? `${n(r.unitsPerSecond)} flows/s (${n(r.rps)} req/s)`
-      : `${n(r.rps)} req/s`;
-  const ratio = r.ratio === undefined ? '' : `  ratio ${r.ratio.toFixed(2)}`;
-  const pace = r.rate === undefined ? '' : `  paced at ${n(r.rate)}/s`;
-  const dry = r.exhausted ? '  (pool ran dry: shorter window)' : '';
-  return (
-    `round ${round}/${rounds}  ${scenario.id.padEnd(13)} ${main.padStart(14)}  p50 ${r.latency.p50} ms  ` +
-    `p99 ${r.latency.p99} ms  errors ${r.errors}${ratio}${pace}  generator cpu ${Math.round(r.generatorCpu * 100)} %${dry}`
-  );
+/** Requests per second of server CPU: throughput with other load on the core taken out. */
+function perServerCore(rps: number, serverCpu: number | undefined): number | undefined {
+  return serverCpu === undefined || serverCpu < 0.05 ? undefined : rps / serverCpu;
 }

@@ -47,6 +47,7 @@ export async function runSoak(context: RunContext): Promise<SoakRecord> {
         warmupMs: 0,
         durationMs: options.soakSeconds * 1000,
         timelineMs: Math.min(5000, Math.max(250, (options.soakSeconds * 1000) / 60)),
+        serverPids: [server.pid],
       },
       workload: hmac.workload({ host: `127.0.0.1:${server.port}`, credentials, poolSize: 0 }),
       pin: context.machine.pinning?.generator,

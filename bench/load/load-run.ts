@@ -7,6 +7,7 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { Histogram } from './histogram.ts';
+import { cpuSeconds } from './process-cpu.ts';
 import type { LatencySummary } from './histogram.ts';
 import { ResponseParser } from './response-parser.ts';
 import type { ParsedResponse } from './response-parser.ts';
@@ -22,6 +23,8 @@ export interface LoadOptions {
   readonly rate?: number | undefined;
   /** Also report throughput and latency per interval of this many ms (for the soak). */
   readonly timelineMs?: number | undefined;
+  /** Processes of the server under test, whose CPU use is reported too. */
+  readonly serverPids?: readonly number[] | undefined;
 }
 
 export interface TimelinePoint {
@@ -46,6 +49,8 @@ export interface LoadResult {
   readonly latency: LatencySummary;
   /** Share of one core the generator used while measuring (near 1.0: it may be the bottleneck). */
   readonly generatorCpu: number;
+  /** Share of one core the server's processes used while measuring (near 1.0: saturated). */
+  readonly serverCpu?: number | undefined;
   /** The workload ran dry before the time was up. */
   readonly exhausted: boolean;
   /** Status line and a short body of the first unexpected response, to diagnose a failure. */
@@ -72,6 +77,8 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
     const interval = options.rate === undefined ? 0 : 1000 / options.rate;
     let nextSlot = started;
     let cpuAtStart = process.cpuUsage();
+    let serverCpuAtStart: number | undefined;
+    let measuringSince = performance.now();
     const sockets: (Socket | undefined)[] = [];
     const timeline: TimelinePoint[] = [];
     let slice = new Histogram();
@@ -151,6 +158,8 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
       if (stopped) return;
       stopped = true;
       const cpu = process.cpuUsage(cpuAtStart);
+      const serverCpuNow = cpuSeconds(options.serverPids ?? []);
+      const busySeconds = Math.max((performance.now() - measuringSince) / 1000, 1e-3);
       for (const socket of sockets) socket?.destroy();
       const end = exhausted ? Math.min(lastDone, measureUntil) : measureUntil;
       const seconds = Math.max((end - measureFrom) / 1000, 1e-3);
@@ -163,7 +172,11 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
         socketErrors,
         seconds,
         latency: histogram.summary(),
-        generatorCpu: (cpu.user + cpu.system) / 1e6 / seconds,
+        generatorCpu: (cpu.user + cpu.system) / 1e6 / busySeconds,
+        serverCpu:
+          serverCpuNow === undefined || serverCpuAtStart === undefined
+            ? undefined
+            : (serverCpuNow - serverCpuAtStart) / busySeconds,
         exhausted,
         firstError,
         timeline: options.timelineMs === undefined ? undefined : timeline,
@@ -189,6 +202,8 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
     for (let i = 0; i < options.connections; i++) open(i);
     setTimeout(() => {
       cpuAtStart = process.cpuUsage();
+      serverCpuAtStart = cpuSeconds(options.serverPids ?? []);
+      measuringSince = performance.now();
     }, options.warmupMs);
     setTimeout(finish, options.warmupMs + options.durationMs);
   });

@@ -39,13 +39,17 @@ export function renderMarkdown(run: RunRecord, targets: TargetResult[], notes: s
     '',
     '![Throughput as a ratio to bare node:http](images/benchmarks.svg)',
     '',
-    '| scenario | req/s | p50 ms | p99 ms | errors | ratio to the limit | generator CPU |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| scenario | req/s | p50 ms | p99 ms | errors | ratio to the limit | CPU: server / generator | req per server CPU-second | ratio of that |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...run.scenarios.map(row),
     '',
-    '"generator CPU" is the share of its core the load generator used while measuring; well below',
-    '100 % on the limit row means the generator was not the bottleneck. Errors are non-2xx answers',
-    'and socket errors, summed over rounds.',
+    'CPU is the share of one core used while measuring, by the server process(es) and by the load',
+    'generator: a server near 100 % with the generator well below it means the server set the pace,',
+    'not the generator. Where the server is well below 100 %, other work on the shared machine took',
+    'part of its core; "req per server CPU-second" (req/s divided by the server\'s CPU share) takes',
+    'that out, and its ratio to the limit is the steadier comparison on a busy machine. The targets',
+    'below use the plain ratio, as issue 7 defines them. Errors are non-2xx answers and socket',
+    'errors, summed over rounds.',
     '',
     '## Targets (issue 7)',
     '',
@@ -72,13 +76,16 @@ export function renderMarkdown(run: RunRecord, targets: TargetResult[], notes: s
 
 function row(s: ScenarioRecord): string {
   if (s.status !== 'ok' || s.summary === undefined) {
-    return `| ${s.title} | – | – | – | – | – | ${s.status === 'failed' ? '**failed**: ' : ''}${s.note ?? ''} |`;
+    return `| ${s.title} | – | – | – | – | – | ${s.status === 'failed' ? '**failed**: ' : ''}${s.note ?? ''} | | |`;
   }
   const x = s.summary;
   const rate = s.unit === 'flows' ? `${n(x.unitsPerSecond)} flows/s (${n(x.rps)} req/s)` : n(x.rps);
   const paced = x.rate === undefined ? '' : ` (paced at ${n(x.rate)})`;
   const ratio = x.ratio === undefined ? '–' : x.ratio.toFixed(2);
-  return `| ${s.title}${paced} | ${rate} | ${x.p50} | ${x.p99} | ${x.errors} | ${ratio} | ${Math.round(x.generatorCpu * 100)} % |`;
+  const cpu = `${x.serverCpu === undefined ? '?' : Math.round(x.serverCpu * 100)} % / ${Math.round(x.generatorCpu * 100)} %`;
+  const perCore = x.perCore === undefined ? '–' : n(x.perCore);
+  const cpuRatio = x.cpuRatio === undefined ? '–' : x.cpuRatio.toFixed(2);
+  return `| ${s.title}${paced} | ${rate} | ${x.p50} | ${x.p99} | ${x.errors} | ${ratio} | ${cpu} | ${perCore} | ${cpuRatio} |`;
 }
 
 function startupSection(run: RunRecord): string[] {
