@@ -2,6 +2,7 @@
 // §3.4.1.2) follows Forwarded / X-Forwarded-Proto / X-Forwarded-Host, and only when the
 // operator declared the proxy trusted; with TLS the whole flow runs over https.
 import assert from 'node:assert/strict';
+import { networkInterfaces } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { requirement } from '../support/requirements.ts';
 import { send } from '../conformance/support/http.ts';
@@ -227,3 +228,25 @@ describe('Transport: default ports named by a trusted proxy', () => {
     assertOk(await send(wire));
   });
 });
+
+const hasIpv6Loopback = Object.values(networkInterfaces()).some((entries) =>
+  (entries ?? []).some((entry) => entry.family === 'IPv6' && entry.address === '::1'),
+);
+
+describe(
+  'Transport: IPv6 loopback',
+  { skip: requirement('the IPv6 loopback ::1', hasIpv6Loopback ? undefined : 'no ::1') },
+  () => {
+    let world: World;
+    before(async () => {
+      world = await startWorld({ host: '::1' });
+    });
+    after(() => world.close());
+
+    it('runs the flow on [::1] (a bracketed host in the base string URI) with PLAINTEXT allowed', async () => {
+      assert.match(world.url, /^http:\/\/\[::1\]:\d+$/);
+      const token = await world.tokenCredentials('HMAC-SHA1', 'header');
+      assertOk(await world.me('PLAINTEXT', 'header', token));
+    });
+  },
+);

@@ -1,0 +1,59 @@
+// Regressions found while proving issue 3 over real HTTP; each test failed before its fix.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { send } from '../conformance/support/http.ts';
+import { PATHS, startWorld } from '../conformance/support/world.ts';
+import type { World } from '../conformance/support/world.ts';
+import { assertProblem } from '../conformance/support/wire.ts';
+
+describe('issue 3 regressions', () => {
+  let world: World;
+  before(async () => {
+    world = await startWorld();
+  });
+  after(() => world.close());
+
+  // Every verifier was compared after upper-casing and removing dashes (meant only for the
+  // short code typed on a constrained device), so a verifier with its case changed passed.
+  it('refuses a full verifier with its letters in upper case', async () => {
+    const temporary = await world.temporary('HMAC-SHA1', 'header');
+    const verifier = await world.approve(temporary);
+    assert.notEqual(verifier.toUpperCase(), verifier, 'the verifier has lower-case letters');
+    const answer = await world.exchange('HMAC-SHA1', 'header', temporary, verifier.toUpperCase());
+    assertProblem(answer, 401, 'verifier_invalid');
+  });
+
+  // A signed request with any number of parameters (up to the body limit) was accepted.
+  it('refuses a signed request with 1001 parameters', async () => {
+    const body = new URLSearchParams();
+    for (let i = 0; i < 1001; i++) body.append('p', String(i));
+    const answer = await world.call({
+      signatureMethod: 'HMAC-SHA1',
+      transmission: 'header',
+      httpMethod: 'POST',
+      path: PATHS.me,
+      body,
+    });
+    assertProblem(answer, 400, 'parameter_rejected');
+  });
+});
+
+describe('issue 3 regressions behind a trusted proxy', () => {
+  let world: World;
+  before(async () => {
+    world = await startWorld({ app: { trustProxy: true } });
+  });
+  after(() => world.close());
+
+  // The advertisement read only X-Forwarded-*, while the base string URI also follows
+  // Forwarded: a client using the advertised URI signed for the wrong origin.
+  it('advertises the origin named by Forwarded', async () => {
+    const answer = await send({
+      method: 'GET',
+      url: `${world.url}/.well-known/oauth1-provider`,
+      headers: { Forwarded: 'proto=https;host=api.example.com' },
+    });
+    const advertisement = JSON.parse(answer.text) as Record<string, string>;
+    assert.equal(advertisement['token_endpoint'], 'https://api.example.com/oauth/access_token');
+  });
+});
