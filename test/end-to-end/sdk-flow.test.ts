@@ -70,7 +70,7 @@ for (const { method, transmission } of eachCombination()) {
         method: transmission === 'body' ? 'POST' : 'GET',
       });
       assert.equal(answer.status, 200, await answer.clone().text());
-      assert.deepEqual((await answer.json()).query, AWKWARD);
+      assert.deepEqual(((await answer.json()) as { query: unknown }).query, AWKWARD);
     });
 
     it('sends awkward form values that /api/me echoes exactly, in order', async () => {
@@ -80,7 +80,7 @@ for (const { method, transmission } of eachCombination()) {
         body: new URLSearchParams(AWKWARD),
       });
       assert.equal(answer.status, 200, await answer.clone().text());
-      assert.deepEqual((await answer.json()).form, AWKWARD);
+      assert.deepEqual(((await answer.json()) as { form: unknown }).form, AWKWARD);
     });
 
     it('reports a refusal as OAuthResponseError with the status and oauth_problem', async () => {
