@@ -27,7 +27,11 @@ export { migrate, migrations, schemaVersion } from './migrations.ts';
 interface CommonOptions {
   /** Schema holding Latchkey's tables, created when missing (default `latchkey`). */
   readonly schema?: string;
-  /** Nonces and login counters go to Redis when given; the caller keeps ownership of it. */
+  /**
+   * Nonces and login counters go to Redis when given; the caller keeps ownership of it. Use
+   * connectRedis() (src/store/redis/connection.ts): its bounded defaults are what keep an
+   * outage from making requests wait.
+   */
   readonly redis?: Redis;
   /** Prefix of the Redis keys (default `latchkey:`). */
   readonly redisPrefix?: string;

@@ -1,8 +1,9 @@
 /**
  * A Redis connection that never makes a request wait for long (issue 6 "Faults"): commands
  * time out, nothing is queued while disconnected, and a command in flight when the connection
- * drops is retried at most once. The client keeps reconnecting in the background, so service
- * resumes by itself when Redis returns.
+ * drops fails rather than being sent again (a nonce script that ran before the drop would,
+ * re-sent, report the request's first use as a replay). The client keeps reconnecting in the
+ * background, so service resumes by itself when Redis returns.
  *
  * @example const redis = await connectRedis('redis://127.0.0.1:6379');
  */
@@ -12,7 +13,7 @@ import { StoreUnavailableError } from '../types.ts';
 export const redisDefaults = {
   connectTimeout: 2000,
   commandTimeout: 2000,
-  maxRetriesPerRequest: 1,
+  maxRetriesPerRequest: 0,
   // Fail at once while disconnected instead of queueing the request behind the outage.
   enableOfflineQueue: false,
   // Reconnect for ever, backing off to one attempt every 2 s.
