@@ -30,7 +30,7 @@ export function createRenderer(options: ResolvedWebOptions) {
       ...data,
       csrf,
       view,
-      username: signedIn?.owner.username ?? null,
+      signedInAs: signedIn?.owner.username ?? null,
       paths: options.paths,
     });
     return reply

@@ -25,6 +25,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
     assert.equal(page.statusCode, 200);
     assert.match(text(page.body), /Photo Printer is asking to use your account/);
     assert.match(page.body, /<label for="username">Username<\/label>/);
+    assert.match(page.body, /<input id="username"[^>]*value=""/);
     const reply = await browser.post(
       '/signin',
       { username: 'alice', password: 'correct horse battery', next: path },
