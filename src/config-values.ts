@@ -1,7 +1,8 @@
 /**
  * The value kinds of src/config.ts: each parser takes a raw value (a string from a flag or the
  * environment, any JSON value from the config file) and returns the typed value or throws
- * SettingProblem saying what was expected. The caller adds which setting and what it got.
+ * SettingProblem saying what was expected; the caller adds which setting and what it got and
+ * raises ConfigError.
  */
 
 /** One entry of the settings table. */
@@ -18,6 +19,21 @@ export interface Setting<T> {
   readonly isPath?: boolean;
   /** Never echo the value in a message. */
   readonly secret?: boolean;
+}
+
+/** Raised at start-up when a setting is wrong; the message names the setting as it was given. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  /** The setting at fault (`port`, `paths.authorize`…), or undefined for the file itself. */
+  readonly setting: string | undefined;
+  /** Where the bad value came from. */
+  readonly origin: 'flag' | 'env' | 'file' | 'default';
+
+  constructor(setting: string | undefined, origin: ConfigError['origin'], message: string) {
+    super(message);
+    this.setting = setting;
+    this.origin = origin;
+  }
 }
 
 /** What a value should have been ("must be an integer 0-65535"). */

@@ -5,11 +5,12 @@
  * flags from it and `scripts/generate-config-docs.ts` turns its TSDoc into
  * docs/configuration.md (`npm run docs:config`).
  */
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname } from 'node:path';
+import { nest, readConfigFile, resolveFrom } from './config-file.ts';
 import { builtInSignatureMethods } from './protocol/signature-methods.ts';
 import {
   boolean,
+  ConfigError,
   enumeration,
   hostName,
   httpUrl,
@@ -23,23 +24,8 @@ import {
 } from './config-values.ts';
 import type { Setting } from './config-values.ts';
 
-export { SettingProblem } from './config-values.ts';
+export { ConfigError, SettingProblem } from './config-values.ts';
 export type { Setting } from './config-values.ts';
-
-/** Raised at start-up when a setting is wrong; the message names the setting as it was given. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  /** The setting at fault (`port`, `paths.authorize`…), or undefined for the file itself. */
-  readonly setting: string | undefined;
-  /** Where the bad value came from. */
-  readonly origin: 'flag' | 'env' | 'file' | 'default';
-
-  constructor(setting: string | undefined, origin: ConfigError['origin'], message: string) {
-    super(message);
-    this.setting = setting;
-    this.origin = origin;
-  }
-}
 
 /**
  * Every setting. The TSDoc of each entry is its documentation (copied into
@@ -277,7 +263,7 @@ export function spellings(name: SettingName): { flag?: string; env: string; file
 export function loadConfig(sources: ConfigSources = {}): LatchkeyConfig {
   const env = sources.env ?? {};
   const filePath = sources.file ?? nonEmpty(env['LATCHKEY_CONFIG']);
-  const file = filePath === undefined ? {} : readConfigFile(filePath);
+  const file = filePath === undefined ? {} : readConfigFile(filePath, settingNames);
   const values: Record<string, unknown> = {};
   const origins: Record<string, ConfigError['origin']> = {};
 
@@ -351,66 +337,6 @@ function checkTogether(
     }
     seen.set(values[name], name);
   }
-}
-
-/** Reads the JSON file into setting name -> raw value, refusing names it does not know. */
-function readConfigFile(filePath: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(filePath, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new ConfigError(undefined, 'file', `config file ${filePath}: cannot be read (${code})`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : 'invalid';
-    throw new ConfigError(undefined, 'file', `config file ${filePath}: not valid JSON (${detail})`);
-  }
-  if (!isObject(parsed)) {
-    throw new ConfigError(undefined, 'file', `config file ${filePath}: must be a JSON object`);
-  }
-  const flat: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(parsed)) {
-    if (key === '$schema') continue;
-    const grouped = isObject(value) && settingNames.some((name) => name.startsWith(`${key}.`));
-    for (const [name, raw] of grouped
-      ? Object.entries(value).map(([inner, v]) => [`${key}.${inner}`, v] as const)
-      : [[key, value] as const]) {
-      if (!(settingNames as string[]).includes(name)) {
-        throw new ConfigError(name, 'file', `${name} (in ${filePath}): unknown setting`);
-      }
-      flat[name] = raw;
-    }
-  }
-  return flat;
-}
-
-function nest(values: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, Record<string, unknown> | unknown> = {};
-  for (const [name, value] of Object.entries(values)) {
-    const dot = name.indexOf('.');
-    if (dot === -1) out[name] = value;
-    else {
-      const group = name.slice(0, dot);
-      const inner = (out[group] ?? {}) as Record<string, unknown>;
-      inner[name.slice(dot + 1)] = value;
-      out[group] = inner;
-    }
-  }
-  return out;
-}
-
-/** A file path in the config file is relative to the file, not to the working directory. */
-function resolveFrom(dir: string, value: string): string {
-  if (isAbsolute(value) || value.includes('://') || value === ':memory:') return value;
-  return resolve(dir, value);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -86,6 +86,11 @@ export function registerServe(program: Command): void {
 
       const base = baseUrl(config, tls !== undefined, app.server.address() as AddressInfo);
       print(`Latchkey listening on ${base}`);
+      if (/^(0\.0\.0\.0|::|\[::\])$/.test(config.host) && config.publicUrl === undefined) {
+        note(
+          `(on every interface, --host ${config.host}; set publicUrl to advertise a public URL)`,
+        );
+      }
       print(`Endpoint advertisement (also at ${base}/.well-known/oauth1-provider):`);
       print(JSON.stringify(advertise(base, provider, config.paths), null, 2));
 
