@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { PASSWORD, csrfToken, startWeb, text } from './support.ts';
 import type { WebWorld } from './support.ts';
@@ -39,6 +40,19 @@ describe('Sign-in and sessions (issue 3, issue 4 "sessions that rotate on sign-i
     assert.match(cookie, /; HttpOnly/);
     assert.match(cookie, /; SameSite=Lax/);
     assert.doesNotMatch(cookie, /; Secure/);
+  });
+
+  it('keeps only a digest of the 256-bit session id in the store, never the cookie value', async () => {
+    const browser = world.browser();
+    await browser.signIn('alice');
+    const signed = decodeURIComponent(browser.cookies.get('latchkey_session')!);
+    const value = signed.slice(0, signed.lastIndexOf('.'));
+    assert.equal(Buffer.from(value, 'base64url').length, 32);
+    const now = Date.now();
+    assert.equal(await world.provider.store.sessions.find(value, now), undefined);
+    const digest = createHash('sha256').update(value).digest('base64url');
+    const session = await world.provider.store.sessions.find(digest, now);
+    assert.equal(session?.ownerId, (await world.provider.owners.get('alice')).id);
   });
 
   it('refuses a wrong password with a clear message and no session', async () => {

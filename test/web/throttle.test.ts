@@ -20,6 +20,7 @@ describe('Sign-in throttling (issue 4 "rate limited per account and per address"
     }
     const reply = await world.browser('192.0.2.50').signIn('alice', PASSWORD);
     assert.equal(reply.statusCode, 429);
+    assert.equal(reply.headers['retry-after'], '600');
     assert.match(
       text(reply.body),
       /Too many sign-in attempts for this account\. .*wait 10 minutes/,

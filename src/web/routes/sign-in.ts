@@ -75,6 +75,7 @@ export async function signInRoutes(fastify: FastifyInstance, web: WebContext): P
       }
       if (!(await throttle.allow(username))) {
         const minutes = Math.round(options.signIn.windowSeconds / 60);
+        reply.header('retry-after', String(options.signIn.windowSeconds));
         return showForm(
           request,
           reply,
