@@ -21,6 +21,7 @@ const result = spawnSync(
     '--conditions=source',
     '--test',
     '--test-concurrency=2',
+    '--test-timeout=180000',
     '--test-reporter=spec',
     ...files,
   ],
