@@ -142,6 +142,16 @@ describe('Malformed input: bodies and content types', () => {
   });
 });
 
+describe('Malformed input: HTTP methods a flow endpoint does not serve', () => {
+  for (const method of ['PUT', 'DELETE', 'PATCH']) {
+    it(`answers ${method} on the temporary credential endpoint with a 4xx that names the route`, async () => {
+      const answer = await send({ method, url: world.url + PATHS.requestToken });
+      assert.ok(answer.status >= 400 && answer.status < 500, `${answer.status} ${answer.text}`);
+      assert.match(answer.text, /request_token/);
+    });
+  }
+});
+
 describe('Malformed input: the request line and headers as bytes', () => {
   const port = () => world.server.port;
   const request = (lines: string[]) => `${lines.join('\r\n')}\r\n\r\n`;
