@@ -5,7 +5,8 @@
  *   --smoke    every scenario once for about a second, for CI; writes nothing
  *   --soak     also the 5-minute run at full load (nonce store size and memory over time)
  * Others: --rounds N, --duration S, --warmup S, --connections N (50), --only id,id,…,
- * --soak-seconds S, --large-tokens N, --no-write, --profile (CPU profile of the HMAC run).
+ * --soak-seconds S, --large-tokens N, --no-write, --profile (CPU profile of the HMAC run),
+ * --report (no run: rewrite the docs from bench/results/latest.json).
  */
 import { parseArgs } from 'node:util';
 
@@ -25,6 +26,8 @@ export interface BenchOptions {
   readonly largeTokens: number;
   readonly write: boolean;
   readonly profile: boolean;
+  /** Only regenerate the docs from the recorded run. */
+  readonly report: boolean;
 }
 
 const defaults: Record<Mode, { rounds: number; duration: number; warmup: number }> = {
@@ -49,6 +52,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       'large-tokens': { type: 'string' },
       'no-write': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
+      report: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -56,7 +60,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     process.stdout.write(
       'Usage: npm run bench -- [--quick | --smoke] [--soak] [--rounds N] [--duration S]\n' +
         '  [--warmup S] [--connections N] [--only id,id] [--soak-seconds S]\n' +
-        '  [--large-tokens N] [--no-write] [--profile]\n',
+        '  [--large-tokens N] [--no-write] [--profile] [--report]\n',
     );
     process.exit(0);
   }
@@ -82,5 +86,6 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     ),
     write: mode !== 'smoke' && !values['no-write'],
     profile: values.profile,
+    report: values.report,
   };
 }

@@ -19,6 +19,12 @@ import { runRounds } from './rounds.ts';
 import { runSoak } from './soak.ts';
 
 const options = parseOptions(process.argv.slice(2));
+const latest = `${ROOT}bench/results/latest.json`;
+if (options.report) {
+  const recorded = JSON.parse(readFileSync(latest, 'utf8')) as RunRecord;
+  writeReports(recorded);
+  process.exit(0);
+}
 const machine = describeMachine();
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const dir = mkdtempSync(`${tmpdir()}/latchkey-bench-`);
@@ -72,20 +78,15 @@ try {
   for (const s of failed) log(`FAILED ${s.id}: ${s.note}`);
   crashed ||= failed.length > 0;
 
-  const latest = `${ROOT}bench/results/latest.json`;
   if (existsSync(latest)) {
     const previous = JSON.parse(readFileSync(latest, 'utf8')) as RunRecord;
     log('');
     for (const line of compareRuns(previous, run)) log(line);
   }
   if (options.write) {
-    const docs = `${ROOT}docs/benchmarks.md`;
-    mkdirSync(`${ROOT}docs/images`, { recursive: true });
     mkdirSync(`${ROOT}bench/results`, { recursive: true });
-    writeFileSync(docs, renderMarkdown(run, targets, existingNotes(docs)));
-    writeFileSync(`${ROOT}docs/images/benchmarks.svg`, renderChart(run));
     writeFileSync(latest, `${JSON.stringify(run, null, 1)}\n`);
-    log('\nWrote docs/benchmarks.md, docs/images/benchmarks.svg and bench/results/latest.json');
+    writeReports(run);
   }
 } catch (error) {
   crashed = true;
@@ -96,6 +97,14 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(crashed ? 1 : 0);
+
+function writeReports(run: RunRecord): void {
+  const docs = `${ROOT}docs/benchmarks.md`;
+  mkdirSync(`${ROOT}docs/images`, { recursive: true });
+  writeFileSync(docs, renderMarkdown(run, judgeTargets(run), existingNotes(docs)));
+  writeFileSync(`${ROOT}docs/images/benchmarks.svg`, renderChart(run));
+  process.stdout.write('Wrote docs/benchmarks.md and docs/images/benchmarks.svg\n');
+}
 
 function existingNotes(path: string): string {
   if (!existsSync(path)) return 'No notes yet.';

@@ -213,7 +213,7 @@ export const scenarios: readonly Scenario[] = [
   },
   {
     id: 'hmac-logged',
-    title: 'Latchkey /api/me, HMAC-SHA1, logging each request (`serve` default)',
+    title: 'Latchkey /api/me, HMAC-SHA1, logging each request (the serve default)',
     server: 'latchkey-logged',
     workload: signed(),
   },

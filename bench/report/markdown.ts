@@ -6,12 +6,11 @@
 import { median } from '../results.ts';
 import type { RunRecord, ScenarioRecord } from '../results.ts';
 import { soakFindings } from '../soak.ts';
+import { ms, n } from './format.ts';
 import type { TargetResult } from './targets.ts';
 
 export const NOTES_START = '<!-- notes: kept across runs -->';
 export const NOTES_END = '<!-- /notes -->';
-
-const n = (x: number) => Math.round(x).toLocaleString('en-US');
 
 export function renderMarkdown(run: RunRecord, targets: TargetResult[], notes: string): string {
   const m = run.machine;
@@ -85,7 +84,7 @@ function row(s: ScenarioRecord): string {
   const cpu = `${x.serverCpu === undefined ? '?' : Math.round(x.serverCpu * 100)} % / ${Math.round(x.generatorCpu * 100)} %`;
   const perCore = x.perCore === undefined ? '–' : n(x.perCore);
   const cpuRatio = x.cpuRatio === undefined ? '–' : x.cpuRatio.toFixed(2);
-  return `| ${s.title}${paced} | ${rate} | ${x.p50} | ${x.p99} | ${x.errors} | ${ratio} | ${cpu} | ${perCore} | ${cpuRatio} |`;
+  return `| ${s.title}${paced} | ${rate} | ${ms(x.p50)} | ${ms(x.p99)} | ${x.errors} | ${ratio} | ${cpu} | ${perCore} | ${cpuRatio} |`;
 }
 
 function startupSection(run: RunRecord): string[] {
@@ -119,7 +118,7 @@ function soakSection(run: RunRecord): string[] {
   return [
     '## Soak',
     '',
-    `${n(soak.seconds)} s of HMAC-SHA1 \`/api/me\` at full load: ${n(soak.result.rps)} req/s, p99 ${soak.result.latency.p99} ms, ${soak.result.errors} errors. ` +
+    `${n(soak.seconds)} s of HMAC-SHA1 \`/api/me\` at full load: ${n(soak.result.rps)} req/s, p99 ${ms(soak.result.latency.p99)} ms, ${soak.result.errors} errors. ` +
       `Nonces expire ${soak.windowSeconds} s after their timestamp, so the store grows for the first ${soak.windowSeconds} s and purging only starts after that.`,
     '',
     '| t (s) | live nonces | RSS MB | heap MB | database files MB |',
@@ -131,7 +130,7 @@ function soakSection(run: RunRecord): string[] {
     '',
     f === undefined
       ? ''
-      : `Per-interval p99: median ${f.medianIntervalP99} ms, worst ${f.worstIntervalP99} ms (a pause counts as visible when the worst exceeds twice the median and 5 ms). ` +
+      : `Per-interval p99: median ${ms(f.medianIntervalP99)} ms, worst ${ms(f.worstIntervalP99)} ms (a pause counts as visible when the worst exceeds twice the median and 5 ms). ` +
         'Bytes per live nonce = growth of the database files plus growth of RSS, divided by the growth of live nonces, from a tenth of the run (past start-up and JIT warm-up) to the most live nonces seen: an upper bound, since RSS also grows for reasons unrelated to nonces.',
     '',
   ];

@@ -4,8 +4,8 @@
  */
 import type { RunRecord } from '../results.ts';
 
-const WIDTH = 900;
-const LABEL = 360;
+const WIDTH = 1000;
+const LABEL = 430;
 const BAR = 20;
 const GAP = 8;
 const TOP = 48;
@@ -22,13 +22,17 @@ function colour(id: string): string {
 
 export function renderChart(run: RunRecord): string {
   const rows = run.scenarios.filter(
-    (s) => s.status === 'ok' && s.summary?.ratio !== undefined && s.unit === 'requests',
+    (s) =>
+      s.status === 'ok' &&
+      s.summary?.ratio !== undefined &&
+      s.summary.rate === undefined && // a paced run is not a maximum
+      s.unit === 'requests',
   );
   const max = Math.max(1, ...rows.map((s) => s.summary!.ratio!));
-  const x = (ratio: number) => LABEL + (ratio / max) * PLOT;
+  const x = (ratio: number) => Math.round((LABEL + (ratio / max) * PLOT) * 10) / 10;
   const height = TOP + rows.length * (BAR + GAP) + 40;
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, sans-serif" font-size="13">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
     `<text x="16" y="24" font-size="16" font-weight="600">Throughput as a ratio to bare node:http (same run, one server core)</text>`,
     `<text x="16" y="40" fill="#555">${escape(`${run.machine.date.slice(0, 10)} · Node ${run.machine.node} · ${run.machine.cpu} · median of ${run.options.rounds} round(s)`)}</text>`,
@@ -48,7 +52,7 @@ export function renderChart(run: RunRecord): string {
     const y = TOP + index * (BAR + GAP);
     const end = x(summary.ratio!);
     parts.push(
-      `<text x="${LABEL - 8}" y="${y + BAR - 6}" text-anchor="end">${escape(scenario.title)}</text>`,
+      `<text x="${LABEL - 8}" y="${y + BAR - 6}" text-anchor="end">${escape(scenario.title.replaceAll('`', ''))}</text>`,
       `<rect x="${LABEL}" y="${y}" width="${Math.max(1, end - LABEL).toFixed(1)}" height="${BAR}" fill="${colour(scenario.id)}"/>`,
       `<text x="${end + 6}" y="${y + BAR - 6}">${summary.ratio!.toFixed(2)} · ${Math.round(summary.rps).toLocaleString('en-US')}/s</text>`,
     );

@@ -2,6 +2,7 @@
 import { median } from '../results.ts';
 import type { RunRecord } from '../results.ts';
 import { soakFindings } from '../soak.ts';
+import { ms, n } from './format.ts';
 
 export interface TargetResult {
   readonly target: string;
@@ -9,7 +10,6 @@ export interface TargetResult {
   readonly status: 'met' | 'missed' | 'not measured';
 }
 
-const n = (x: number) => Math.round(x).toLocaleString('en-US');
 const f2 = (x: number) => x.toFixed(2);
 
 export function judgeTargets(run: RunRecord): TargetResult[] {
@@ -56,7 +56,7 @@ export function judgeTargets(run: RunRecord): TargetResult[] {
   const paced = summary('hmac-sha1-80');
   judge(
     `p99 ≤ 5 ms at 80 % of the maximum rate, ${run.options.connections} connections`,
-    paced === undefined ? undefined : `p99 ${paced.p99} ms at ${n(paced.rate ?? 0)} req/s`,
+    paced === undefined ? undefined : `p99 ${ms(paced.p99)} ms at ${n(paced.rate ?? 0)} req/s`,
     paced === undefined ? undefined : paced.p99 <= 5,
     'hmac-sha1-80',
   );
@@ -126,7 +126,7 @@ function soakTargets(run: RunRecord, results: TargetResult[]): void {
   );
   add(
     'Purged continuously, no pause visible in p99',
-    f && `worst interval p99 ${f.worstIntervalP99} ms, median ${f.medianIntervalP99} ms`,
+    f && `worst interval p99 ${ms(f.worstIntervalP99)} ms, median ${ms(f.medianIntervalP99)} ms`,
     f !== undefined && f.worstIntervalP99 <= Math.max(2 * f.medianIntervalP99, 5),
   );
   add(
