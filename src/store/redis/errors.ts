@@ -28,3 +28,23 @@ export async function redisCall<T>(call: () => Promise<T>): Promise<T> {
     throw translateRedisError(error);
   }
 }
+
+/**
+ * Rejects with StoreUnavailableError when `promise` has not settled within `ms`: connecting and
+ * subscribing are not covered by ioredis's command timeout, and a stalled socket must fail,
+ * never hang.
+ */
+export async function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new StoreUnavailableError(`Redis: ${what} took over ${ms} ms.`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -13,7 +13,7 @@
  */
 import type { Redis, RedisOptions } from 'ioredis';
 import { createRedisClient } from './connection.ts';
-import { redisCall } from './errors.ts';
+import { bounded, redisCall } from './errors.ts';
 
 export type InvalidationEvent =
   | { readonly kind: 'client'; readonly clientKey: string }
@@ -76,7 +76,7 @@ export function createInvalidationChannel(
   /** Connects on first use; afterwards ioredis reconnects by itself and calls fail fast meanwhile. */
   function publisherReady(): Promise<unknown> {
     if (publisher.status === 'wait') {
-      connecting = redisCall(() => publisher.connect()).finally(() => {
+      connecting = redisCall(() => bounded(publisher.connect(), 5000, 'connecting')).finally(() => {
         connecting = undefined;
       });
     }
@@ -111,8 +111,8 @@ export function createInvalidationChannel(
         );
       });
       try {
-        await redisCall(() => connection.connect());
-        await redisCall(() => connection.subscribe(options.channel));
+        await redisCall(() => bounded(connection.connect(), 5000, 'connecting'));
+        await redisCall(() => bounded(connection.subscribe(options.channel), 5000, 'subscribing'));
         connected = true;
       } catch (error) {
         connection.disconnect();
