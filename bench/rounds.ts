@@ -113,6 +113,12 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
         failAll(selected, records, def.id, error);
         continue;
       }
+      if (def.id === 'bare-http') {
+        // For scale: what starting Node and a bare server costs on this core.
+        const entry = startup.get(def.id) ?? { server: def.id, tokens: 0, ms: [] };
+        entry.ms.push(Math.round(group.main.startupMs));
+        startup.set(def.id, entry);
+      }
       for (const scenario of selected.filter((s) => s.server === def.id)) {
         const record = records.get(scenario.id)!;
         const server = scenario.target === 'upstream' ? group.upstream! : group.main;
