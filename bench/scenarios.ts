@@ -119,6 +119,12 @@ export const scenarios: readonly Scenario[] = [
     workload: fixed('/'),
   },
   {
+    id: 'limit-signed',
+    title: 'bare node:http, sent live-signed HMAC-SHA1 requests (generator check)',
+    server: 'bare-http',
+    workload: signed({ path: '/' }),
+  },
+  {
     id: 'fastify',
     title: 'bare Fastify 5 hello world',
     server: 'bare-fastify',
