@@ -29,6 +29,8 @@ export interface PagesContext {
   readonly sessionSecret: string;
   readonly transport: TransportSettings;
   readonly baseUrlOf: (request: FastifyRequest) => string;
+  /** False in gateway mode: `/` belongs to the upstream API. */
+  readonly landingPage: boolean;
 }
 
 export interface BuildOptions extends AppOptions {
@@ -119,6 +121,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       sessionSecret,
       transport,
       baseUrlOf,
+      landingPage: options.gateway === undefined,
     });
   }
 

@@ -79,7 +79,7 @@ export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions
     return errors.handle(error, request, reply);
   });
 
-  await homeRoutes(fastify, web);
+  if (rawOptions.landingPage ?? true) await homeRoutes(fastify, web);
   await signInRoutes(fastify, web);
   await authorizeRoutes(fastify, web);
   await connectedAppsRoutes(fastify, web);

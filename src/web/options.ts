@@ -32,6 +32,8 @@ export interface WebOptions {
   readonly sessionLifetimeSeconds?: number | undefined;
   /** The public base URL for a request (honours publicUrl and a trusted proxy); from the app. */
   readonly baseUrlOf?: ((request: FastifyRequest) => string) | undefined;
+  /** Serve the front page at `/` (false in gateway mode, where `/` is the upstream API's). */
+  readonly landingPage?: boolean | undefined;
 }
 
 export interface ResolvedWebOptions {

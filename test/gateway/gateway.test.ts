@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { signRequest } from '../../src/client/index.ts';
 import type { SignOptions } from '../../src/client/index.ts';
 import { buildApp } from '../../src/http/app.ts';
+import { buildServer } from '../../src/server.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import type { Provider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
@@ -255,6 +256,34 @@ describe('Gateway mode: verify, then forward to the upstream API', () => {
       assert.match(response.body, /could not be reached/);
     } finally {
       await gateway.close();
+    }
+  });
+
+  it("leaves / to the upstream API when the pages are served too, and keeps Latchkey's pages", async () => {
+    const server = await buildServer({
+      provider,
+      maintenance: false,
+      gateway: { upstream: upstream.url },
+    });
+    try {
+      const signed = signRequest({
+        method: 'GET',
+        url: 'http://localhost/',
+        client,
+        token: { token: token.token, secret: token.secret },
+      });
+      const root = await server.inject({
+        method: 'GET',
+        url: '/',
+        headers: { ...signed.headers, host: 'localhost' },
+      });
+      assert.equal(root.statusCode, 200);
+      assert.equal(last().url, '/');
+      const signIn = await server.inject({ method: 'GET', url: '/signin' });
+      assert.equal(signIn.statusCode, 200);
+      assert.match(signIn.headers['content-type'] ?? '', /text\/html/);
+    } finally {
+      await server.close();
     }
   });
 });

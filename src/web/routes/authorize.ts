@@ -18,6 +18,22 @@ const badFormProblem = {
   action: 'Go back, reload the page and choose again.',
 };
 
+/**
+ * The answer to the consent form redirects to the callback, and CSP `form-action` governs
+ * that redirect. http and https are allowed app-wide; a custom scheme the client registered
+ * (`myapp:`) is added to this page's policy only.
+ */
+function allowCallbackScheme(reply: FastifyReply, callback: string): void {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(callback)?.[1]?.toLowerCase();
+  if (scheme === undefined || scheme === 'http' || scheme === 'https') return;
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy !== 'string') return;
+  reply.header(
+    'content-security-policy',
+    policy.replace(/form-action ([^;]*)/, `form-action $1 ${scheme}:`),
+  );
+}
+
 export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
   const { options, render, errors } = web;
   const { provider } = options;
@@ -29,6 +45,7 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
 
   function consentPage(request: FastifyRequest, reply: FastifyReply, asked: AuthorizationRequest) {
     const { client } = asked;
+    allowCallbackScheme(reply, asked.temporaryCredential.callback);
     return render(request, reply, 'consent', {
       title: `Allow ${client.name}?`,
       client,
