@@ -18,3 +18,9 @@ export {
   type InvalidationEvent,
 } from './redis/index.ts';
 export { openStore, type OpenStoreOptions } from './open.ts';
+export {
+  cacheReportOf,
+  createCachedStore,
+  type CachedStoreOptions,
+  type CacheReport,
+} from './cached.ts';

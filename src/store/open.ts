@@ -2,13 +2,16 @@
  * One entry point from configuration to a store (`LATCHKEY_DATABASE`, `LATCHKEY_REDIS`): a
  * `postgres://` or `postgresql://` URL opens PostgreSQL, with Redis for nonces and login
  * counters when a `redis://` (or `rediss://`) URL is also given; anything else is a SQLite
- * file path.
+ * file path. With Redis, clients and tokens are cached on each instance and invalidated through
+ * the Redis channel `<redisPrefix>invalidate` (src/store/cached.ts).
  *
  * @example const store = await openStore(process.env.LATCHKEY_DATABASE ?? 'data/latchkey.db');
  */
 import type { Redis } from 'ioredis';
+import { createCachedStore } from './cached.ts';
 import { createPostgresStore } from './postgres/index.ts';
 import { connectRedis } from './redis/connection.ts';
+import { createInvalidationChannel } from './redis/invalidation.ts';
 import { createSqliteStore } from './sqlite/index.ts';
 import type { Store } from './types.ts';
 
@@ -21,6 +24,8 @@ export interface OpenStoreOptions {
   readonly redisPrefix?: string;
   /** Apply pending PostgreSQL migrations at start (default true). */
   readonly migrate?: boolean;
+  /** The per-instance cache of clients and tokens (with Redis only). */
+  readonly cache?: { readonly ttlMs?: number; readonly maxEntries?: number };
   readonly now?: () => number;
 }
 
@@ -56,13 +61,23 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     });
     const close = store.close;
     // The store owns the Redis client it opened here.
-    return {
+    const owned: Store = {
       ...store,
       async close() {
         await close();
         redis?.disconnect();
       },
     };
+    if (redisUrl === undefined) return owned;
+    const channel = `${options.redisPrefix ?? 'latchkey:'}invalidate`;
+    return await createCachedStore(owned, {
+      channel: createInvalidationChannel(redisUrl, { channel }),
+      ...options.cache,
+      ...(now === undefined ? {} : { now }),
+    }).catch(async (error: unknown) => {
+      await close();
+      throw error;
+    });
   } catch (error) {
     redis?.disconnect();
     throw error;

@@ -26,11 +26,12 @@ export interface InvalidationChannel {
   publish(event: InvalidationEvent): Promise<number>;
   /**
    * Delivers every event published from now on; resolves once the subscription is active.
-   * `onGap` runs after a reconnection, when events may have been missed.
+   * `onLost` runs when the subscription's connection drops (events may be missed from then
+   * on), `onGap` once it is subscribed again after a reconnection.
    */
   subscribe(
     handler: (event: InvalidationEvent) => void,
-    options?: { readonly onGap?: () => void },
+    options?: { readonly onGap?: () => void; readonly onLost?: () => void },
   ): Promise<void>;
   close(): Promise<void>;
 }
@@ -102,6 +103,9 @@ export function createInvalidationChannel(
         if (event !== undefined) handler(event);
       });
       let connected = false;
+      connection.on('close', () => {
+        if (connected) subscribeOptions.onLost?.();
+      });
       connection.on('ready', () => {
         if (!connected) return;
         connection.subscribe(options.channel).then(

@@ -1,0 +1,224 @@
+/**
+ * Caches on each instance (issue 6 "Caches"; ARCHITECTURE.md hot path step 3: no store round
+ * trip for the client and token "where a cache can serve"). A store decorator keeps
+ * `clients.find` and `tokenCredentials.find` answers in a bounded LRU with a TTL as a safety
+ * net. Every write through it that changes what those reads return publishes an invalidation
+ * event on the Redis channel, and every instance's subscriber drops the entry, so a revocation
+ * or a secret rotation on one instance is obeyed by all within the channel's latency.
+ *
+ * Fail closed: the cache answers only while the subscription is live. When its connection
+ * drops the cache is emptied and bypassed (every read goes to the store) until it is
+ * subscribed again, since events sent meanwhile are lost. A read that raced an invalidation
+ * (it started before the event and ended after) is returned but not kept.
+ *
+ * @example const store = await createCachedStore(inner, { channel, ttlMs: 30_000, maxEntries: 10_000 });
+ */
+import type { InvalidationChannel, InvalidationEvent } from './redis/invalidation.ts';
+import type { Client, Store, TokenCredential } from './types.ts';
+
+export interface CachedStoreOptions {
+  /** Carries invalidations between instances; the cached store owns it (close() closes it). */
+  readonly channel: InvalidationChannel;
+  /** Longest time an entry is served without asking the store again (default 30 s). */
+  readonly ttlMs?: number | undefined;
+  /** Entries per cache (clients, tokens), least recently used dropped first; 0 turns caching off. */
+  readonly maxEntries?: number | undefined;
+  readonly now?: (() => number) | undefined;
+}
+
+export interface CacheCounts {
+  readonly hits: number;
+  readonly misses: number;
+  readonly entries: number;
+}
+
+/** What the cache did so far, for /metrics. */
+export interface CacheReport {
+  readonly clients: CacheCounts;
+  readonly tokens: CacheCounts;
+  /** False while the subscription is down: the cache is bypassed. */
+  readonly live: boolean;
+}
+
+interface Entry<V> {
+  readonly value: V;
+  readonly expiresAt: number;
+}
+
+/** A Map kept in use order: a hit moves the entry to the end, the first entry is the oldest. */
+class Lru<V> {
+  readonly #entries = new Map<string, Entry<V>>();
+  readonly #max: number;
+  hits = 0;
+  misses = 0;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: string, now: number): V | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined || entry.expiresAt <= now) {
+      if (entry !== undefined) this.#entries.delete(key);
+      this.misses += 1;
+      return undefined;
+    }
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    this.hits += 1;
+    return entry.value;
+  }
+
+  set(key: string, value: V, expiresAt: number): void {
+    if (this.#max <= 0) return;
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, expiresAt });
+    while (this.#entries.size > this.#max) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done === true) break;
+      this.#entries.delete(oldest.value);
+    }
+  }
+
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+
+  deleteWhere(test: (value: V) => boolean): void {
+    for (const [key, entry] of this.#entries) if (test(entry.value)) this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  counts(): CacheCounts {
+    return { hits: this.hits, misses: this.misses, entries: this.#entries.size };
+  }
+}
+
+const reports = new WeakMap<Store, () => CacheReport>();
+
+/** The cache's counters when `store` is a cached store, for /metrics. */
+export function cacheReportOf(store: Store): CacheReport | undefined {
+  return reports.get(store)?.();
+}
+
+export async function createCachedStore(inner: Store, options: CachedStoreOptions): Promise<Store> {
+  const { channel } = options;
+  const ttlMs = options.ttlMs ?? 30_000;
+  const max = options.maxEntries ?? 10_000;
+  const now = options.now ?? Date.now;
+  const clients = new Lru<Client>(max);
+  const tokens = new Lru<TokenCredential>(max);
+  let live = false;
+  // Bumped by every invalidation: a read that saw it change while it waited keeps nothing.
+  let generation = 0;
+
+  function drop(event: InvalidationEvent): void {
+    generation += 1;
+    switch (event.kind) {
+      case 'client':
+        // Removing a client removes its credentials too (ClientStore.remove).
+        clients.delete(event.clientKey);
+        tokens.deleteWhere((token) => token.clientKey === event.clientKey);
+        break;
+      case 'owner':
+        tokens.deleteWhere((token) => token.ownerId === event.ownerId);
+        break;
+      case 'token':
+        tokens.delete(event.token);
+        break;
+      case 'grant':
+        tokens.deleteWhere(
+          (token) => token.ownerId === event.ownerId && token.clientKey === event.clientKey,
+        );
+        break;
+    }
+  }
+
+  function dropAll(): void {
+    generation += 1;
+    clients.clear();
+    tokens.clear();
+  }
+
+  await channel.subscribe(drop, {
+    onLost() {
+      live = false;
+      dropAll();
+    },
+    onGap() {
+      dropAll();
+      live = true;
+    },
+  });
+  live = true;
+
+  async function cachedFind<V>(
+    lru: Lru<V>,
+    key: string,
+    load: (key: string) => Promise<V | undefined>,
+  ): Promise<V | undefined> {
+    if (!live) {
+      lru.misses += 1;
+      return load(key);
+    }
+    const cached = lru.get(key, now());
+    if (cached !== undefined) return cached;
+    const seen = generation;
+    const value = await load(key);
+    // Misses are not kept: a client or token created on another instance must be found.
+    if (value !== undefined && live && seen === generation) lru.set(key, value, now() + ttlMs);
+    return value;
+  }
+
+  /** After a write: forget locally at once, then tell every instance (ourselves included). */
+  async function announce<T>(result: T, event: InvalidationEvent): Promise<T> {
+    drop(event);
+    // A failure here is StoreUnavailableError: the write is saved but other instances may not
+    // know yet, so the caller answers 503 and a retry announces again (writes are idempotent).
+    await channel.publish(event);
+    return result;
+  }
+
+  const store: Store = {
+    ...inner,
+    clients: {
+      ...inner.clients,
+      find: (key) => cachedFind(clients, key, (k) => inner.clients.find(k)),
+      update: async (key, changes) =>
+        announce(await inner.clients.update(key, changes), { kind: 'client', clientKey: key }),
+      remove: async (key) =>
+        announce(await inner.clients.remove(key), { kind: 'client', clientKey: key }),
+    },
+    owners: {
+      ...inner.owners,
+      remove: async (id) => announce(await inner.owners.remove(id), { kind: 'owner', ownerId: id }),
+    },
+    tokenCredentials: {
+      ...inner.tokenCredentials,
+      find: (token) => cachedFind(tokens, token, (t) => inner.tokenCredentials.find(t)),
+      revoke: async (token, at) =>
+        announce(await inner.tokenCredentials.revoke(token, at), { kind: 'token', token }),
+      revokeGrant: async (ownerId, clientKey, at) =>
+        announce(await inner.tokenCredentials.revokeGrant(ownerId, clientKey, at), {
+          kind: 'grant',
+          ownerId,
+          clientKey,
+        }),
+    },
+    async close() {
+      live = false;
+      dropAll();
+      await channel.close();
+      await inner.close();
+    },
+  };
+  reports.set(store, () => ({ clients: clients.counts(), tokens: tokens.counts(), live }));
+  return store;
+}
