@@ -19,6 +19,8 @@ import { registerApiMe } from './routes/api-me.ts';
 import { registerFlowRoutes } from './routes/flow.ts';
 import { registerGateway } from './gateway.ts';
 import { logSerializers } from './log-serializers.ts';
+import { registerMetrics } from './metrics.ts';
+import { registerHealthRoutes } from './routes/health.ts';
 
 /** What the pages plugin receives from the app. */
 export interface PagesContext {
@@ -95,6 +97,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(cookie, { secret: sessionSecret });
   app.setErrorHandler(createErrorHandler(provider.policy.realm));
+  // Before every other route, so its hooks count them all (docs/events.md).
+  registerMetrics(app, { provider, paths, transport, options: options.metrics });
+  registerHealthRoutes(app, provider.store);
 
   await app.register(async function oauthRoutes(scope) {
     // Our parser reads form bodies (§3.4.1.3.1), so keep them as text; other bodies are not

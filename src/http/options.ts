@@ -2,6 +2,7 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { Provider } from '../provider/index.ts';
 import type { GatewayOptions } from './gateway.ts';
+import type { MetricsOptions } from './metrics-access.ts';
 
 export interface FlowPaths {
   readonly requestToken: string;
@@ -33,6 +34,8 @@ export interface AppOptions {
   readonly sessionSecret?: string | undefined;
   /** Gateway mode: verify and forward every request outside Latchkey's own paths. */
   readonly gateway?: GatewayOptions | undefined;
+  /** Who may read GET /metrics (default: direct loopback peers only). */
+  readonly metrics?: MetricsOptions | undefined;
   /** Start the provider's periodic upkeep with the server (default true). */
   readonly maintenance?: boolean | undefined;
 }

@@ -86,7 +86,7 @@ export function createTokenLedger(
     /** "Revoke" on the Connected apps page: every token of this owner for this client. */
     async revokeGrant(ownerId: string, clientKey: string): Promise<number> {
       const count = await store.tokenCredentials.revokeGrant(ownerId, clientKey, now());
-      if (count > 0) events.emit('grant.revoked', { ownerId, clientKey });
+      if (count > 0) events.emit('grant.revoked', { ownerId, clientKey, count });
       return count;
     },
   };

@@ -1,0 +1,179 @@
+/**
+ * `GET /metrics` in the Prometheus text format (issue 6 "Operations"; docs/events.md lists
+ * every metric). Each app has a registry of its own, so a process (a test run) can build many
+ * apps; the process metrics (CPU, memory, event loop) are the process's and are kept once.
+ * Who may read it: docs/decisions.md "Who may read /metrics" (metrics-access.ts).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { isOAuthError } from '../protocol/index.ts';
+import type { Provider } from '../provider/index.ts';
+import { cacheReportOf } from '../store/cached.ts';
+import type { TransportSettings } from './incoming-request.ts';
+import { createMetricsAccess } from './metrics-access.ts';
+import type { MetricsOptions } from './metrics-access.ts';
+import type { FlowPaths } from './options.ts';
+
+export type { MetricsOptions } from './metrics-access.ts';
+
+let processRegistry: Registry | undefined;
+
+/** Process-wide metrics, registered once however many apps the process builds. */
+function processMetrics(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/** 2xx success, 3xx redirect, 4xx rejected, 503 unavailable (fail closed), other 5xx error. */
+export function outcomeOf(status: number): string {
+  if (status < 300) return 'success';
+  if (status < 400) return 'redirect';
+  if (status < 500) return 'rejected';
+  return status === 503 ? 'unavailable' : 'error';
+}
+
+export interface MetricsContext {
+  readonly provider: Provider;
+  readonly paths: FlowPaths;
+  readonly transport: TransportSettings;
+  readonly options?: MetricsOptions | undefined;
+}
+
+/** Adds the hooks that count every request (call before registering routes) and the route. */
+export function registerMetrics(app: FastifyInstance, context: MetricsContext): Registry {
+  const { provider, paths } = context;
+  const options = context.options ?? {};
+  const registry = new Registry();
+  const registers = [registry];
+
+  const requests = new Counter({
+    name: 'latchkey_http_requests_total',
+    help: 'HTTP requests answered, by endpoint (route pattern) and outcome.',
+    labelNames: ['endpoint', 'outcome'] as const,
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'latchkey_http_request_duration_seconds',
+    help: 'Time to answer a request, by endpoint.',
+    labelNames: ['endpoint'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers,
+  });
+  const failures = new Counter({
+    name: 'latchkey_verification_failures_total',
+    help: 'Requests refused with an oauth_problem, by problem.',
+    labelNames: ['problem'] as const,
+    registers,
+  });
+  const issued = new Counter({
+    name: 'latchkey_credentials_issued_total',
+    help: 'Credentials issued by the flow endpoints: temporary (§2.1) and token (§2.3).',
+    labelNames: ['kind'] as const,
+    registers,
+  });
+  const revoked = new Counter({
+    name: 'latchkey_tokens_revoked_total',
+    help: 'Token credentials revoked through this instance.',
+    registers,
+  });
+  for (const kind of ['temporary', 'token']) issued.inc({ kind }, 0);
+  revoked.inc(0);
+
+  let nonceEntries: number | undefined;
+  new Gauge({
+    name: 'latchkey_nonce_store_entries',
+    help: 'Live nonces in the nonce store, as last sampled (not on every scrape).',
+    registers,
+    collect() {
+      if (nonceEntries !== undefined) this.set(nonceEntries);
+    },
+  });
+  registerCacheMetrics(registers, provider);
+
+  const endpointOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
+  app.addHook('onError', async function countProblem(_request, _reply, error) {
+    if (isOAuthError(error)) failures.inc({ problem: error.problem });
+  });
+  app.addHook('onResponse', async function countRequest(request, reply) {
+    const endpoint = endpointOf(request);
+    const status = reply.statusCode;
+    requests.inc({ endpoint, outcome: outcomeOf(status) });
+    duration.observe({ endpoint }, reply.elapsedTime / 1000);
+    if (status === 200 && endpoint === paths.requestToken) issued.inc({ kind: 'temporary' });
+    if (status === 200 && endpoint === paths.accessToken) issued.inc({ kind: 'token' });
+  });
+
+  const onToken = () => revoked.inc();
+  const onGrant = (event: { count?: number }) => revoked.inc(event.count ?? 1);
+  provider.events.on('token.revoked', onToken).on('grant.revoked', onGrant);
+
+  // The nonce count may scan the store (COUNT(*), or a SCARD per second in Redis): sampled.
+  let sampler: NodeJS.Timeout | undefined;
+  const sample = () => {
+    provider.store.nonces.size().then(
+      (size) => {
+        nonceEntries = size;
+      },
+      () => undefined, // an outage shows in /readyz and the 503 counts; keep the last value
+    );
+  };
+  app.addHook('onReady', async function startSampling() {
+    sample();
+    sampler = setInterval(sample, options.nonceSampleMs ?? 15_000);
+    sampler.unref();
+  });
+  app.addHook('onClose', async function stopSampling() {
+    clearInterval(sampler);
+    provider.events.off('token.revoked', onToken).off('grant.revoked', onGrant);
+  });
+
+  const allowed = createMetricsAccess(options, context.transport);
+  app.get('/metrics', { logLevel: 'debug' }, async function reportMetrics(request, reply) {
+    if (!allowed(request)) return reply.callNotFound();
+    const text = (await registry.metrics()) + (await processMetrics().metrics());
+    return reply
+      .header('content-type', registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(text);
+  });
+  return registry;
+}
+
+/** Hit ratio of the per-instance cache (src/store/cached.ts), when the store has one. */
+function registerCacheMetrics(registers: Registry[], provider: Provider): void {
+  const counted = { clients: { hits: 0, misses: 0 }, tokens: { hits: 0, misses: 0 } };
+  const lookups = new Counter({
+    name: 'latchkey_cache_lookups_total',
+    help: 'Client and token lookups, answered by the cache (hit) or the store (miss).',
+    labelNames: ['cache', 'result'] as const,
+    registers,
+    collect() {
+      const report = cacheReportOf(provider.store);
+      if (report === undefined) return;
+      for (const cache of ['clients', 'tokens'] as const) {
+        const now = report[cache];
+        this.inc({ cache, result: 'hit' }, now.hits - counted[cache].hits);
+        this.inc({ cache, result: 'miss' }, now.misses - counted[cache].misses);
+        counted[cache] = { hits: now.hits, misses: now.misses };
+      }
+    },
+  });
+  void lookups;
+  new Gauge({
+    name: 'latchkey_cache_hit_ratio',
+    help: 'Share of lookups the cache answered since start (0 before any lookup).',
+    labelNames: ['cache'] as const,
+    registers,
+    collect() {
+      const report = cacheReportOf(provider.store);
+      if (report === undefined) return;
+      for (const cache of ['clients', 'tokens'] as const) {
+        const { hits, misses } = report[cache];
+        this.set({ cache }, hits + misses === 0 ? 0 : hits / (hits + misses));
+      }
+    },
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * Probes for a load balancer or orchestrator (issue 6 "Operations"): `GET /healthz` says the
+ * process is up and serving (200, no store call, so a database outage never gets a healthy
+ * process restarted); `GET /readyz` says whether the stores answer (200, or 503 with
+ * Retry-After so the balancer sends traffic elsewhere). Both are cheap, uncached, public, and
+ * logged only at debug level since they are polled every few seconds.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../../store/types.ts';
+
+export interface HealthOptions {
+  /** Longest wait for the stores' answer before /readyz says 503 (default 3000 ms). */
+  readonly readyTimeoutMs?: number | undefined;
+}
+
+/** ping() with a bound of its own: a stalled backend makes /readyz 503, never a hang. */
+async function pingWithin(store: Store, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([store.ping().catch(() => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  store: Store,
+  options: HealthOptions = {},
+): void {
+  const timeoutMs = options.readyTimeoutMs ?? 3000;
+
+  app.get('/healthz', { logLevel: 'debug' }, async function reportLive(_request, reply) {
+    return reply.header('cache-control', 'no-store').send({ status: 'ok' });
+  });
+
+  app.get('/readyz', { logLevel: 'debug' }, async function reportReady(_request, reply) {
+    reply.header('cache-control', 'no-store');
+    if (await pingWithin(store, timeoutMs)) return reply.send({ status: 'ready' });
+    return reply.code(503).header('retry-after', '5').send({ status: 'unavailable' });
+  });
+}
