@@ -29,6 +29,7 @@ export function parseAuthorizationHeader(value: string): AuthorizationHeader | u
   const seen = new Set<string>();
   let i = scheme[0].length;
   const n = value.length;
+  const hasQuotedPair = value.includes('\\');
   while (i < n) {
     // Optional whitespace and empty list elements (RFC 7230 §7 "#rule") are tolerated.
     const c = value.charCodeAt(i);
@@ -44,14 +45,20 @@ export function parseAuthorizationHeader(value: string): AuthorizationHeader | u
     while (i < n && (value[i] === ' ' || value[i] === '\t')) i++;
     let rawValue: string;
     if (value[i] === '"') {
-      let end = i + 1;
-      rawValue = '';
-      for (; end < n && value[end] !== '"'; end++) {
-        if (value[end] === '\\' && end + 1 < n) end++; // quoted-pair (RFC 7230 §3.2.6)
-        rawValue += value[end];
+      const close = value.indexOf('"', i + 1);
+      if (close >= 0 && !hasQuotedPair) {
+        rawValue = value.slice(i + 1, close); // the usual case: no quoted-pair inside
+        i = close + 1;
+      } else {
+        let end = i + 1;
+        rawValue = '';
+        for (; end < n && value[end] !== '"'; end++) {
+          if (value[end] === '\\' && end + 1 < n) end++; // quoted-pair (RFC 7230 §3.2.6)
+          rawValue += value[end];
+        }
+        if (end >= n) throw malformed('an unterminated quoted value');
+        i = end + 1;
       }
-      if (end >= n) throw malformed('an unterminated quoted value');
-      i = end + 1;
     } else {
       let end = i;
       while (end < n && value[end] !== ',' && value[end] !== ' ' && value[end] !== '\t') end++;

@@ -12,10 +12,24 @@ for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-
   IS_UNRESERVED[c.charCodeAt(0)] = 1;
 }
 
+/** `%XX` for every ASCII code, or the character itself where it is unreserved. */
+const ASCII_ENCODED: string[] = Array.from({ length: 128 }, (_, code) =>
+  IS_UNRESERVED[code] === 1 ? String.fromCharCode(code) : '%' + HEX[code >> 4] + HEX[code & 15],
+);
+
 /** Percent-encodes a text value (§3.6): UTF-8, then unreserved characters kept as they are. */
 export function percentEncode(value: string): string {
   if (UNRESERVED_ONLY.test(value)) return value; // the common case costs one regex test
-  return percentEncodeBytes(Buffer.from(value, 'utf8'));
+  let out = '';
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 128) {
+      // Past ASCII: UTF-8 for the rest (a lone surrogate becomes U+FFFD, as TextEncoder does).
+      return out + percentEncodeBytes(Buffer.from(value.slice(i), 'utf8'));
+    }
+    out += ASCII_ENCODED[code];
+  }
+  return out;
 }
 
 /** Percent-encodes octets that are not text (§3.6 step 1 is skipped for binary values). */

@@ -18,6 +18,7 @@ import { sqliteOwners } from './owners.ts';
 import { sqliteSessions } from './sessions.ts';
 import { sqliteTemporaryCredentials } from './temporary-credentials.ts';
 import { sqliteTokenCredentials } from './token-credentials.ts';
+import { readCacheOn } from './read-cache.ts';
 import { transactionOn } from './transaction.ts';
 
 export interface SqliteStoreOptions {
@@ -54,12 +55,24 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const transaction = transactionOn(db);
   const ping = db.prepare('SELECT 1');
 
+  // Clients, tokens and owners are read on every verified request and rarely change.
+  const cache = readCacheOn(db);
+  const clients = sqliteClients(db, now);
+  const owners = sqliteOwners(db, now);
+  const tokenCredentials = sqliteTokenCredentials(db, transaction);
+
   return {
-    clients: sqliteClients(db, now),
-    owners: sqliteOwners(db, now),
-    temporaryCredentials: sqliteTemporaryCredentials(db, transaction),
-    tokenCredentials: sqliteTokenCredentials(db, transaction),
-    nonces: sqliteNonces(db),
+    clients: { ...cache.invalidating(clients, ['find', 'list']), find: cache.cached(clients.find) },
+    owners: {
+      ...cache.invalidating(owners, ['findById', 'findByUsername', 'list']),
+      findById: cache.cached(owners.findById),
+    },
+    temporaryCredentials: cache.invalidating(sqliteTemporaryCredentials(db, transaction), ['find']),
+    tokenCredentials: {
+      ...cache.invalidating(tokenCredentials, ['find', 'list', 'count']),
+      find: cache.cached(tokenCredentials.find),
+    },
+    nonces: sqliteNonces(db, transaction),
     sessions: sqliteSessions(db),
     attempts: sqliteAttempts(db, transaction),
     async ping() {

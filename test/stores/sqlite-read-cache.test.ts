@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createSqliteStore } from '../../src/store/index.ts';
+import type { Store } from '../../src/store/index.ts';
+import { StoreUnavailableError } from '../../src/store/index.ts';
+
+describe('SQLite store: the read cache and the nonce group commit', () => {
+  let dir: string;
+  let server: Store;
+  let cli: Store;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'latchkey-read-cache-'));
+    // Two connections on one file, as the server and the CLI beside it.
+    server = createSqliteStore({ path: join(dir, 'latchkey.db') });
+    cli = createSqliteStore({ path: join(dir, 'latchkey.db') });
+  });
+  after(async () => {
+    await server.close();
+    await cli.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function grant(suffix: string) {
+    const client = await cli.clients.create({
+      key: `key-${suffix}`,
+      secret: 'first',
+      name: 'App',
+      description: '',
+      website: null,
+      callbacks: [],
+      signatureMethods: [],
+      rsaPublicKey: null,
+      constrainedDevice: false,
+      verified: false,
+      developerId: null,
+    });
+    const owner = await cli.owners.create({
+      id: `owner-${suffix}`,
+      username: `user-${suffix}`,
+      passwordHash: 'x',
+    });
+    const token = await cli.tokenCredentials.create({
+      token: `token-${suffix}`,
+      secret: 's',
+      clientKey: client.key,
+      ownerId: owner.id,
+      scope: 'read',
+      issuedAt: 1,
+      expiresAt: null,
+    });
+    return { client, token };
+  }
+
+  it('sees a revocation committed by another process on the next turn', async () => {
+    const { token } = await grant('revoke');
+    assert.equal((await server.tokenCredentials.find(token.token))?.revokedAt, null);
+    assert.equal(await cli.tokenCredentials.revoke(token.token, 1000), true);
+    await nextTurn();
+    assert.equal((await server.tokenCredentials.find(token.token))?.revokedAt, 1000);
+  });
+
+  it('sees a secret rotated by another process on the next turn', async () => {
+    const { client } = await grant('rotate');
+    assert.equal((await server.clients.find(client.key))?.secret, 'first');
+    await cli.clients.update(client.key, { secret: 'second' });
+    await nextTurn();
+    assert.equal((await server.clients.find(client.key))?.secret, 'second');
+  });
+
+  it('sees its own writes at once', async () => {
+    const { token } = await grant('own');
+    await server.tokenCredentials.find(token.token);
+    await server.tokenCredentials.revoke(token.token, 2000);
+    assert.equal((await server.tokenCredentials.find(token.token))?.revokedAt, 2000);
+  });
+
+  it('sees a client removed by another process, with its tokens', async () => {
+    const { client, token } = await grant('remove');
+    await server.tokenCredentials.find(token.token);
+    await cli.clients.remove(client.key);
+    await nextTurn();
+    assert.equal(await server.clients.find(client.key), undefined);
+    assert.equal(await server.tokenCredentials.find(token.token), undefined);
+  });
+
+  it('commits nonces of one turn together, each still insert-if-absent', async () => {
+    const key = { clientKey: 'c', token: 't', timestamp: 1, nonce: 'batched' };
+    const answers = await Promise.all([
+      server.nonces.remember(key, 100),
+      server.nonces.remember({ ...key, nonce: 'other' }, 100),
+      server.nonces.remember(key, 100),
+    ]);
+    assert.deepEqual(answers, [true, true, false]);
+    assert.equal(
+      await cli.nonces.remember(key, 100),
+      false,
+      'durable and visible to another process',
+    );
+  });
+
+  it('rejects every nonce of a batch with StoreUnavailableError when the commit fails', async () => {
+    const doomed = createSqliteStore({ path: join(dir, 'doomed.db') });
+    const pending = [1, 2].map((n) =>
+      doomed.nonces.remember({ clientKey: 'c', token: '', timestamp: n, nonce: 'n' }, 100),
+    );
+    await doomed.close();
+    for (const answer of pending) await assert.rejects(answer, StoreUnavailableError);
+  });
+});
