@@ -18,7 +18,7 @@ import { registerAdvertisement } from './routes/advertisement.ts';
 import { registerApiMe } from './routes/api-me.ts';
 import { registerFlowRoutes } from './routes/flow.ts';
 import { registerGateway } from './gateway.ts';
-import { logSerializers } from './log-serializers.ts';
+import { logRedaction, logSerializers } from './log-serializers.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 
@@ -58,8 +58,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       options.logger === undefined || options.logger === false
         ? false
         : typeof options.logger === 'object'
-          ? { serializers: logSerializers, ...options.logger }
-          : { serializers: logSerializers },
+          ? { serializers: logSerializers, redact: logRedaction, ...options.logger }
+          : { serializers: logSerializers, redact: logRedaction },
     ...(options.tls === undefined
       ? {}
       : { https: { cert: options.tls.cert, key: options.tls.key } }),

@@ -36,3 +36,21 @@ export const logSerializers = {
     };
   },
 };
+
+/**
+ * A second line of defence for whatever a log call includes (pino `redact`): credentials in
+ * headers, bodies, and any field named for a secret, a signature, a verifier or a password.
+ */
+export const logRedaction = {
+  paths: [
+    ...['authorization', '["proxy-authorization"]', 'cookie', '["set-cookie"]'].flatMap(
+      (header) => [`headers.${header}`, `*.headers.${header}`],
+    ),
+    'body',
+    '*.body',
+    ...['password', 'secret', 'signature', 'verifier', 'clientSecret', 'tokenSecret']
+      .concat(['oauth_signature', 'oauth_verifier', 'oauth_token_secret', 'sessionSecret'])
+      .flatMap((name) => [name, `*.${name}`]),
+  ],
+  censor: '[redacted]',
+};
