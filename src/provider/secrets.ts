@@ -5,8 +5,12 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 
+/** Never starts with `-`, so a command line (`latchkey clients show KEY`) cannot take it for an option. */
 export function newIdentifier(): string {
-  return randomBytes(16).toString('base64url');
+  for (;;) {
+    const identifier = randomBytes(16).toString('base64url');
+    if (!identifier.startsWith('-')) return identifier;
+  }
 }
 
 export function newSecret(): string {
