@@ -129,6 +129,11 @@ describe('latchkey clients list, show, remove, rotate-secret, verify', () => {
     assert.ok(!stdout.includes(client.secret!));
   });
 
+  it('takes a migrated key that starts with - after --', async () => {
+    await addClient('--name', 'Dash', '--key', '-dash-key', '--secret', 'dash-secret');
+    assert.match(await space.ok(['clients', 'show', '--', '-dash-key']), /^name: +Dash$/m);
+  });
+
   it('reports an unknown client key with exit code 1 and a message', async () => {
     const result = await space.run(['clients', 'show', 'no-such-client']);
     assert.equal(result.code, 1);
