@@ -23,6 +23,8 @@ import {
   urlPath,
 } from './config-values.ts';
 import type { Setting } from './config-values.ts';
+import { checkRules } from './http/gateway-rules.ts';
+import type { GatewayRule } from './http/gateway-rules.ts';
 
 export { ConfigError, SettingProblem } from './config-values.ts';
 export type { Setting } from './config-values.ts';
@@ -227,6 +229,73 @@ export const settings = {
     parse: optional(text(/^.{32,}$/su, 'at least 32 characters')),
     secret: true,
   },
+  /**
+   * Gateway mode: the API to protect, e.g. `http://127.0.0.1:3000`. Every request outside
+   * Latchkey's own paths is verified, then forwarded there with `X-OAuth-Client`,
+   * `X-OAuth-Owner` and `X-OAuth-Scope` set and the protocol parameters removed
+   * (docs/gateway.md). Unset: no gateway; unknown paths answer 404.
+   */
+  'gateway.upstream': {
+    env: 'LATCHKEY_UPSTREAM',
+    flag: '--upstream <url>',
+    summary: 'gateway mode: verify, then forward to this API',
+    default: undefined,
+    parse: optional(httpUrl),
+  },
+  /**
+   * Gateway per-path rules, first match wins: `[{"path": "/public/*", "access": "public"},
+   * {"path": "/admin/*", "scope": "write"}]`. `access` is `token` (the default for any path),
+   * `client` (a request signed by the client alone is accepted) or `public` (not verified);
+   * `methods` limits a rule to some methods; `scope` is required of the token (403
+   * otherwise). A JSON array in the file, or the same JSON as the environment variable's text.
+   */
+  'gateway.rules': {
+    env: 'LATCHKEY_GATEWAY_RULES',
+    flag: undefined,
+    summary: 'gateway per-path rules (JSON array)',
+    default: [] as GatewayRule[],
+    parse: gatewayRules,
+  },
+  /** The header that tells the upstream which client is calling (its client key). */
+  'gateway.clientHeader': {
+    env: 'LATCHKEY_GATEWAY_CLIENT_HEADER',
+    flag: undefined,
+    summary: 'gateway: header carrying the client key',
+    default: 'X-OAuth-Client',
+    parse: headerName,
+  },
+  /** The header that tells the upstream for which resource owner (username). */
+  'gateway.ownerHeader': {
+    env: 'LATCHKEY_GATEWAY_OWNER_HEADER',
+    flag: undefined,
+    summary: 'gateway: header carrying the owner username',
+    default: 'X-OAuth-Owner',
+    parse: headerName,
+  },
+  /** The header that tells the upstream the token's scope (space-separated). */
+  'gateway.scopeHeader': {
+    env: 'LATCHKEY_GATEWAY_SCOPE_HEADER',
+    flag: undefined,
+    summary: 'gateway: header carrying the scope',
+    default: 'X-OAuth-Scope',
+    parse: headerName,
+  },
+  /** Give up connecting to the upstream after this many milliseconds (504). */
+  'gateway.connectTimeoutMs': {
+    env: 'LATCHKEY_GATEWAY_CONNECT_TIMEOUT_MS',
+    flag: undefined,
+    summary: 'gateway: connect timeout, ms',
+    default: 5000,
+    parse: integer(1, 600_000),
+  },
+  /** Give up waiting for the upstream's answer after this many milliseconds (504). */
+  'gateway.responseTimeoutMs': {
+    env: 'LATCHKEY_GATEWAY_RESPONSE_TIMEOUT_MS',
+    flag: undefined,
+    summary: 'gateway: response timeout, ms',
+    default: 30000,
+    parse: integer(1, 3_600_000),
+  },
 } as const satisfies Record<string, Setting<unknown>>;
 
 export type SettingName = keyof typeof settings;
@@ -346,4 +415,52 @@ function nonEmpty(value: string | undefined): string | undefined {
 function show(raw: unknown): string {
   const text = JSON.stringify(raw) ?? String(raw);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** An HTTP header name (RFC 7230 token). */
+function headerName(raw: unknown): string {
+  if (typeof raw !== 'string' || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(raw)) {
+    throw new SettingProblem('must be an HTTP header name such as X-OAuth-Client');
+  }
+  return raw;
+}
+
+/** Gateway rules: an array (file) or its JSON text (environment), each rule checked. */
+function gatewayRules(raw: unknown): GatewayRule[] {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new SettingProblem('must be a JSON array of rules');
+    }
+  }
+  if (!Array.isArray(value) || !value.every((rule) => typeof rule === 'object' && rule !== null)) {
+    throw new SettingProblem(
+      'must be an array of rules like {"path": "/public/*", "access": "public"}',
+    );
+  }
+  const known = new Set(['path', 'methods', 'access', 'scope']);
+  value.forEach((rule: Record<string, unknown>, index) => {
+    const extra = Object.keys(rule).find((name) => !known.has(name));
+    if (extra !== undefined) throw new SettingProblem(`rule ${index}: unknown field "${extra}"`);
+    const methods = rule['methods'];
+    if (
+      methods !== undefined &&
+      !(Array.isArray(methods) && methods.every((m) => typeof m === 'string'))
+    ) {
+      throw new SettingProblem(`rule ${index}: methods must be an array of method names`);
+    }
+    if (rule['scope'] !== undefined && typeof rule['scope'] !== 'string') {
+      throw new SettingProblem(`rule ${index}: scope must be a string`);
+    }
+  });
+  try {
+    checkRules(value as GatewayRule[]);
+  } catch (error) {
+    throw new SettingProblem(
+      error instanceof Error ? error.message.replace(/^gateway\.rules/, 'rule ') : 'invalid rule',
+    );
+  }
+  return value as GatewayRule[];
 }

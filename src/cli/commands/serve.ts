@@ -73,6 +73,20 @@ export function registerServe(program: Command): void {
           logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
           bodyLimit: config.bodyLimit,
           sessionSecret: config.sessionSecret,
+          gateway:
+            config.gateway.upstream === undefined
+              ? undefined
+              : {
+                  upstream: config.gateway.upstream,
+                  rules: config.gateway.rules,
+                  identityHeaders: {
+                    client: config.gateway.clientHeader,
+                    owner: config.gateway.ownerHeader,
+                    scope: config.gateway.scopeHeader,
+                  },
+                  connectTimeoutMs: config.gateway.connectTimeoutMs,
+                  responseTimeoutMs: config.gateway.responseTimeoutMs,
+                },
         });
         await app.listen({ host: config.host, port: config.port });
       } catch (error) {
