@@ -19,6 +19,8 @@ import { registerApiMe } from './routes/api-me.ts';
 import { registerFlowRoutes } from './routes/flow.ts';
 import { registerGateway } from './gateway.ts';
 import { logRedaction, logSerializers } from './log-serializers.ts';
+import { pageSecurityHeaders } from './page-security.ts';
+import { createRequestIds } from './request-id.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 
@@ -67,7 +69,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     bodyLimit,
     // A request id per request for the logs; an incoming one is not trusted.
     requestIdHeader: false,
-    genReqId: () => randomBytes(8).toString('hex'),
+    genReqId: createRequestIds(),
   }) as unknown as FastifyInstance;
 
   const baseUrlOf = (request: FastifyRequest): string => {
@@ -77,24 +79,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     return `${scheme}://${host}`;
   };
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        // The consent form's answer redirects to the client's callback: form-action covers it.
-        formAction: ["'self'", 'http:', 'https:'],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        upgradeInsecureRequests: transport.tls ? [] : null,
-      },
-    },
-    frameguard: { action: 'deny' },
-    hsts: transport.tls ? { maxAge: 15552000 } : false,
-  });
   await app.register(cookie, { secret: sessionSecret });
   app.setErrorHandler(createErrorHandler(provider.policy.realm));
   // Before every other route, so its hooks count them all (docs/events.md).
@@ -119,14 +103,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   if (options.pages !== undefined) {
-    await app.register(options.pages, {
-      provider,
-      paths,
-      secureCookies: transport.tls || transport.trustProxy,
-      sessionSecret,
-      transport,
-      baseUrlOf,
-      landingPage: options.gateway === undefined,
+    const pages = options.pages;
+    await app.register(async function peopleFacingPages(scope) {
+      await scope.register(helmet, pageSecurityHeaders(transport));
+      await scope.register(pages, {
+        provider,
+        paths,
+        secureCookies: transport.tls || transport.trustProxy,
+        sessionSecret,
+        transport,
+        baseUrlOf,
+        landingPage: options.gateway === undefined,
+      });
     });
   }
 
