@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setTimeout as delay, setImmediate as nextTurn } from 'node:timers/promises';
 import { createSqliteStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/index.ts';
 import { StoreUnavailableError } from '../../src/store/index.ts';
@@ -104,11 +104,33 @@ describe('SQLite store: the read cache and the nonce group commit', () => {
   });
 
   it('rejects every nonce of a batch with StoreUnavailableError when the commit fails', async () => {
-    const doomed = createSqliteStore({ path: join(dir, 'doomed.db') });
+    const doomed = createSqliteStore({ path: join(dir, 'doomed.db'), checkpointIntervalMs: 0 });
     const pending = [1, 2].map((n) =>
       doomed.nonces.remember({ clientKey: 'c', token: '', timestamp: n, nonce: 'n' }, 100),
     );
     await doomed.close();
     for (const answer of pending) await assert.rejects(answer, StoreUnavailableError);
+  });
+});
+
+describe('SQLite store: WAL checkpoints from a worker thread', () => {
+  it('copies committed pages into the database file without the serving connection checkpointing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'latchkey-checkpoint-'));
+    const path = join(dir, 'latchkey.db');
+    const store = createSqliteStore({ path, checkpointIntervalMs: 50 });
+    try {
+      const before = statSync(path).size;
+      await Promise.all(
+        Array.from({ length: 3000 }, (_, i) =>
+          store.nonces.remember({ clientKey: 'c', token: '', timestamp: i, nonce: 'n' }, i + 10),
+        ),
+      );
+      const deadline = Date.now() + 10_000;
+      while (statSync(path).size <= before && Date.now() < deadline) await delay(50);
+      assert.ok(statSync(path).size > before, 'the worker checkpointed the WAL into the file');
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,6 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Store } from '../types.ts';
 import { sqliteAttempts } from './attempts.ts';
 import { sqliteClients } from './clients.ts';
+import { startCheckpointer } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
 import { sqliteNonces } from './nonces.ts';
 import { sqliteOwners } from './owners.ts';
@@ -28,6 +29,12 @@ export interface SqliteStoreOptions {
   readonly now?: () => number;
   /** How long to wait for another process's write lock before failing (default 5 s). */
   readonly busyTimeoutMs?: number;
+  /**
+   * Checkpoint the WAL from a worker thread every this many ms instead of on the serving
+   * connection (default 1000; 0 keeps SQLite's automatic checkpoints, as a short-lived CLI
+   * command does).
+   */
+  readonly checkpointIntervalMs?: number;
 }
 
 function open(path: string, busyTimeoutMs: number): DatabaseSync {
@@ -51,7 +58,14 @@ function open(path: string, busyTimeoutMs: number): DatabaseSync {
 /** Opens (creating and migrating as needed) the SQLite store at `path`. */
 export function createSqliteStore(options: SqliteStoreOptions): Store {
   const now = options.now ?? Date.now;
-  const db = open(options.path, options.busyTimeoutMs ?? 5000);
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  const db = open(options.path, busyTimeoutMs);
+  const interval = options.path === ':memory:' ? 0 : (options.checkpointIntervalMs ?? 1000);
+  let checkpointer: ReturnType<typeof startCheckpointer> | undefined;
+  if (interval > 0) {
+    db.exec('PRAGMA wal_autocheckpoint = 0');
+    checkpointer = startCheckpointer(options.path, interval, busyTimeoutMs);
+  }
   const transaction = transactionOn(db);
   const ping = db.prepare('SELECT 1');
 
@@ -84,6 +98,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       }
     },
     async close() {
+      await checkpointer?.stop();
+      checkpointer = undefined;
       if (db.isOpen) db.close();
     },
   };
