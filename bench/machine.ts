@@ -12,6 +12,17 @@ export interface Machine {
   readonly pinning: { readonly server: string; readonly generator: string } | undefined;
   /** Why the run is unpinned, when it is. */
   readonly pinningNote: string | undefined;
+  /** The commit measured (servers load the working tree's sources when they start). */
+  readonly commit: string | undefined;
+}
+
+/** The checked-out commit, short form, or undefined outside a git work tree. */
+export function gitHead(): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
 }
 
 export function describeMachine(): Machine {
@@ -33,5 +44,6 @@ export function describeMachine(): Machine {
     loadAverage: loadavg()[0] ?? 0,
     pinning: pinningNote === undefined ? { server: '0', generator: '1' } : undefined,
     pinningNote,
+    commit: gitHead(),
   };
 }

@@ -28,6 +28,7 @@ export interface ScenarioSummary {
   readonly cpuRatio: number | undefined;
   readonly generatorCpu: number;
   readonly serverCpu: number | undefined;
+  readonly otherCpu: number | undefined;
   readonly rate: number | undefined;
 }
 
@@ -78,6 +79,8 @@ export interface RunRecord {
   readonly scenarios: ScenarioRecord[];
   readonly startup: StartupRecord[];
   soak: SoakRecord | undefined;
+  /** HEAD when the run ended; differs from machine.commit when sources changed mid-run. */
+  commitAtEnd: string | undefined;
   profile:
     | { readonly scenario: string; readonly top: ProfileEntry[]; readonly areas: ProfileEntry[] }
     | undefined;
@@ -108,6 +111,7 @@ export function summarize(rounds: readonly RoundResult[]): ScenarioSummary | und
     cpuRatio: of((r) => r.cpuRatio),
     generatorCpu: of((r) => r.generatorCpu)!,
     serverCpu: of((r) => r.serverCpu),
+    otherCpu: of((r) => r.otherCpu),
     rate: of((r) => r.rate),
   };
 }

@@ -19,7 +19,7 @@ export function describeRound(
   const dry = r.exhausted ? '  (pool ran dry: shorter window)' : '';
   return (
     `round ${round}/${rounds}  ${scenario.id.padEnd(13)} ${main.padStart(14)}  p50 ${r.latency.p50} ms  ` +
-    `p99 ${r.latency.p99} ms  errors ${r.errors}${ratio}${pace}  cpu: server ${percent(r.serverCpu)}, generator ${percent(r.generatorCpu)}${dry}`
+    `p99 ${r.latency.p99} ms  errors ${r.errors}${ratio}${pace}  cpu: server ${percent(r.serverCpu)}, generator ${percent(r.generatorCpu)}, others ${percent(r.otherCpu)}${dry}`
   );
 }
 

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { describeMachine } from './machine.ts';
+import { describeMachine, gitHead } from './machine.ts';
 import { parseOptions } from './options.ts';
 import { ROOT } from './processes.ts';
 import { runProfile } from './profile.ts';
@@ -53,6 +53,7 @@ try {
     startup: outcome.startup,
     soak: undefined,
     profile: undefined,
+    commitAtEnd: undefined,
   };
   if (options.soak) {
     try {
@@ -71,6 +72,12 @@ try {
     }
   }
 
+  run.commitAtEnd = gitHead();
+  if (run.commitAtEnd !== machine.commit) {
+    log(
+      `Note: HEAD moved from ${machine.commit} to ${run.commitAtEnd} during the run; later servers ran newer sources.`,
+    );
+  }
   const targets = judgeTargets(run);
   log('');
   for (const t of targets) log(`${t.status.padEnd(12)} ${t.target}: ${t.measured}`);

@@ -7,7 +7,8 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { Histogram } from './histogram.ts';
-import { cpuSeconds } from './process-cpu.ts';
+import { cpuSharesSince, cpuSnapshot } from './process-cpu.ts';
+import type { CpuSnapshot } from './process-cpu.ts';
 import type { LatencySummary } from './histogram.ts';
 import { ResponseParser } from './response-parser.ts';
 import type { ParsedResponse } from './response-parser.ts';
@@ -34,6 +35,9 @@ export interface TimelinePoint {
   readonly p50: number;
   readonly p99: number;
   readonly max: number;
+  /** Cores used in the interval by the server, and by everything but server and generator. */
+  readonly serverCpu: number | undefined;
+  readonly otherCpu: number | undefined;
 }
 
 export interface LoadResult {
@@ -51,6 +55,8 @@ export interface LoadResult {
   readonly generatorCpu: number;
   /** Share of one core the server's processes used while measuring (near 1.0: saturated). */
   readonly serverCpu?: number | undefined;
+  /** Cores used meanwhile by everything else on the machine (other people's work: noise). */
+  readonly otherCpu?: number | undefined;
   /** The workload ran dry before the time was up. */
   readonly exhausted: boolean;
   /** Status line and a short body of the first unexpected response, to diagnose a failure. */
@@ -76,9 +82,10 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
     const measureUntil = measureFrom + options.durationMs;
     const interval = options.rate === undefined ? 0 : 1000 / options.rate;
     let nextSlot = started;
-    let cpuAtStart = process.cpuUsage();
-    let serverCpuAtStart: number | undefined;
-    let measuringSince = performance.now();
+    const pids = options.serverPids ?? [];
+    const snapshot = () => cpuSnapshot(pids);
+    const usage = (since: CpuSnapshot) => cpuSharesSince(since, pids);
+    let measuring = snapshot();
     const sockets: (Socket | undefined)[] = [];
     const timeline: TimelinePoint[] = [];
     let slice = new Histogram();
@@ -157,9 +164,7 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
     const finish = () => {
       if (stopped) return;
       stopped = true;
-      const cpu = process.cpuUsage(cpuAtStart);
-      const serverCpuNow = cpuSeconds(options.serverPids ?? []);
-      const busySeconds = Math.max((performance.now() - measuringSince) / 1000, 1e-3);
+      const cpu = usage(measuring);
       for (const socket of sockets) socket?.destroy();
       const end = exhausted ? Math.min(lastDone, measureUntil) : measureUntil;
       const seconds = Math.max((end - measureFrom) / 1000, 1e-3);
@@ -172,11 +177,9 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
         socketErrors,
         seconds,
         latency: histogram.summary(),
-        generatorCpu: (cpu.user + cpu.system) / 1e6 / busySeconds,
-        serverCpu:
-          serverCpuNow === undefined || serverCpuAtStart === undefined
-            ? undefined
-            : (serverCpuNow - serverCpuAtStart) / busySeconds,
+        generatorCpu: cpu.generator,
+        serverCpu: cpu.server,
+        otherCpu: cpu.other,
         exhausted,
         firstError,
         timeline: options.timelineMs === undefined ? undefined : timeline,
@@ -188,11 +191,20 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
       setTimeout(() => {
         slice = new Histogram();
         sliceOk = 0;
+        let since = snapshot();
         const tick = setInterval(() => {
           if (stopped) return clearInterval(tick);
           const latency = slice.summary();
+          const cpu = usage(since);
+          since = snapshot();
           const t = (performance.now() - measureFrom) / 1000;
-          timeline.push({ t, rps: sliceOk / (every / 1000), ...pick(latency) });
+          timeline.push({
+            t,
+            rps: sliceOk / (every / 1000),
+            ...pick(latency),
+            serverCpu: cpu.server,
+            otherCpu: cpu.other,
+          });
           slice = new Histogram();
           sliceOk = 0;
         }, every);
@@ -201,9 +213,7 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
 
     for (let i = 0; i < options.connections; i++) open(i);
     setTimeout(() => {
-      cpuAtStart = process.cpuUsage();
-      serverCpuAtStart = cpuSeconds(options.serverPids ?? []);
-      measuringSince = performance.now();
+      measuring = snapshot();
     }, options.warmupMs);
     setTimeout(finish, options.warmupMs + options.durationMs);
   });

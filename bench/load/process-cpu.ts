@@ -1,7 +1,8 @@
 /**
- * CPU time of other processes (the servers under test) from /proc, so a result can show the
- * server's core was saturated: a server near 100 % with the generator well below it means
- * the server, not the generator, set the pace. Linux only; elsewhere it reports nothing.
+ * CPU time from /proc: the servers under test, so a result can show the server's core was
+ * saturated (a server near 100 % with the generator well below it means the server, not the
+ * generator, set the pace), and the whole machine, so the share taken by other people's work
+ * (the noise on a shared machine) is on record. Linux only; elsewhere it reports nothing.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -35,4 +36,54 @@ export function cpuSeconds(pids: readonly number[]): number | undefined {
     return undefined;
   }
   return ticks / clockTicks();
+}
+
+/** CPU seconds the whole machine has spent busy (all cores, idle and I/O wait excluded). */
+export function machineBusySeconds(): number | undefined {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+    const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0); // through steal
+    return (total - ticks[3]! - ticks[4]!) / clockTicks(); // minus idle and iowait
+  } catch {
+    return undefined;
+  }
+}
+
+export interface CpuSnapshot {
+  readonly at: number;
+  readonly own: NodeJS.CpuUsage;
+  readonly server: number | undefined;
+  readonly machine: number | undefined;
+}
+
+export function cpuSnapshot(serverPids: readonly number[]): CpuSnapshot {
+  return {
+    at: performance.now(),
+    own: process.cpuUsage(),
+    server: cpuSeconds(serverPids),
+    machine: machineBusySeconds(),
+  };
+}
+
+/** Cores used since a snapshot: by this process, by the server, and by everyone else. */
+export function cpuSharesSince(
+  since: CpuSnapshot,
+  serverPids: readonly number[],
+): { generator: number; server: number | undefined; other: number | undefined } {
+  const now = cpuSnapshot(serverPids);
+  const seconds = Math.max((now.at - since.at) / 1000, 1e-3);
+  const own = (now.own.user + now.own.system - since.own.user - since.own.system) / 1e6;
+  const server =
+    now.server === undefined || since.server === undefined ? undefined : now.server - since.server;
+  const machine =
+    now.machine === undefined || since.machine === undefined
+      ? undefined
+      : now.machine - since.machine;
+  return {
+    generator: own / seconds,
+    server: server === undefined ? undefined : server / seconds,
+    other:
+      machine === undefined ? undefined : Math.max(0, (machine - own - (server ?? 0)) / seconds),
+  };
 }

@@ -5,8 +5,8 @@
  */
 import { median } from '../results.ts';
 import type { RunRecord, ScenarioRecord } from '../results.ts';
-import { soakFindings } from '../soak.ts';
 import { ms, n } from './format.ts';
+import { soakSection } from './soak-section.ts';
 import type { TargetResult } from './targets.ts';
 
 export const NOTES_START = '<!-- notes: kept across runs -->';
@@ -30,6 +30,10 @@ export function renderMarkdown(run: RunRecord, targets: TargetResult[], notes: s
     '',
     `- Date: ${m.date}; mode: ${o.mode}, ${o.rounds} round(s) of ${o.durationMs / 1000} s per scenario after a ${o.warmupMs / 1000} s warm-up; medians over rounds`,
     `- Node ${m.node}; CPU: ${m.cpu}, ${m.cores} cores; load average at start ${m.loadAverage.toFixed(2)}`,
+    `- Commit: ${m.commit ?? 'unknown'}` +
+      (run.commitAtEnd !== undefined && run.commitAtEnd !== m.commit
+        ? ` to ${run.commitAtEnd}: **the sources changed during the run**, so later rounds measured newer code`
+        : ''),
     `- Pinning: ${pinning}`,
     `- ${o.connections} keep-alive connections, one request in flight each (no pipelining); every signed request has a fresh nonce and the current timestamp`,
     '- The machine is shared: other work (test suites, builds) runs at the same time, so figures are noisy; compare ratios, and rerun before concluding',
@@ -38,12 +42,13 @@ export function renderMarkdown(run: RunRecord, targets: TargetResult[], notes: s
     '',
     '![Throughput as a ratio to bare node:http](images/benchmarks.svg)',
     '',
-    '| scenario | req/s | p50 ms | p99 ms | errors | ratio to the limit | CPU: server / generator | req per server CPU-second | ratio of that |',
+    '| scenario | req/s | p50 ms | p99 ms | errors | ratio to the limit | CPU: server / generator / others | req per server CPU-second | ratio of that |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...run.scenarios.map(row),
     '',
-    'CPU is the share of one core used while measuring, by the server process(es) and by the load',
-    'generator: a server near 100 % with the generator well below it means the server set the pace,',
+    'CPU is the share of one core used while measuring, by the server process(es), by the load',
+    'generator, and by everything else on the machine ("others": other people\'s work, i.e. noise;',
+    'up to 200 % on two cores). A server near 100 % with the generator well below it means the server set the pace,',
     'not the generator. The "generator check" row drives the limit with signed requests, as the',
     'Latchkey rows are driven: near 1.00 means signing does not hold the generator back at that rate.',
     'Where the server is well below 100 %, other work on the shared machine took',
@@ -83,7 +88,9 @@ function row(s: ScenarioRecord): string {
   const rate = s.unit === 'flows' ? `${n(x.unitsPerSecond)} flows/s (${n(x.rps)} req/s)` : n(x.rps);
   const paced = x.rate === undefined ? '' : ` (paced at ${n(x.rate)})`;
   const ratio = x.ratio === undefined ? '–' : x.ratio.toFixed(2);
-  const cpu = `${x.serverCpu === undefined ? '?' : Math.round(x.serverCpu * 100)} % / ${Math.round(x.generatorCpu * 100)} %`;
+  const pct = (share: number | undefined) =>
+    share === undefined ? '?' : `${Math.round(share * 100)} %`;
+  const cpu = `${pct(x.serverCpu)} / ${pct(x.generatorCpu)} / ${pct(x.otherCpu)}`;
   const perCore = x.perCore === undefined ? '–' : n(x.perCore);
   const cpuRatio = x.cpuRatio === undefined ? '–' : x.cpuRatio.toFixed(2);
   return `| ${s.title}${paced} | ${rate} | ${ms(x.p50)} | ${ms(x.p99)} | ${x.errors} | ${ratio} | ${cpu} | ${perCore} | ${cpuRatio} |`;
@@ -103,41 +110,6 @@ function startupSection(run: RunRecord): string[] {
         ? `| for scale: bare node:http (bench/servers/bare-http.ts), spawn to listening | – | ${n(median(s.ms))} |`
         : `| \`latchkey serve\` on the ${s.server} database | ${n(s.tokens)} | ${n(median(s.ms))} |`,
     ),
-    '',
-  ];
-}
-
-function soakSection(run: RunRecord): string[] {
-  const soak = run.soak;
-  if (soak === undefined) {
-    return [
-      '## Soak',
-      '',
-      'Not part of this record; `npm run bench -- --soak` runs it (5 minutes).',
-      '',
-    ];
-  }
-  const f = soakFindings(soak);
-  const mb = (b: number) => (b / 1e6).toFixed(1);
-  const step = Math.max(1, Math.floor(soak.samples.length / 12));
-  const picked = soak.samples.filter((_, i) => i % step === 0 || i === soak.samples.length - 1);
-  return [
-    '## Soak',
-    '',
-    `${n(soak.seconds)} s of HMAC-SHA1 \`/api/me\` at full load: ${n(soak.result.rps)} req/s, p99 ${ms(soak.result.latency.p99)} ms, ${soak.result.errors} errors. ` +
-      `Nonces expire ${soak.windowSeconds} s after their timestamp, so the store grows for the first ${soak.windowSeconds} s and purging only starts after that.`,
-    '',
-    '| t (s) | live nonces | RSS MB | heap MB | database files MB |',
-    '|---:|---:|---:|---:|---:|',
-    ...picked.map(
-      (s) =>
-        `| ${Math.round(s.t)} | ${n(s.nonces)} | ${mb(s.rss)} | ${mb(s.heapUsed)} | ${mb(s.diskBytes)} |`,
-    ),
-    '',
-    f === undefined
-      ? ''
-      : `Per-interval p99: median ${ms(f.medianIntervalP99)} ms, worst ${ms(f.worstIntervalP99)} ms (a pause counts as visible when the worst exceeds twice the median and 5 ms). ` +
-        'Bytes per live nonce = growth of the database files plus growth of RSS, divided by the growth of live nonces, from a tenth of the run (past start-up and JIT warm-up) to the most live nonces seen: an upper bound, since RSS also grows for reasons unrelated to nonces.',
     '',
   ];
 }

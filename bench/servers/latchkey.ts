@@ -36,10 +36,7 @@ if (path === undefined) throw new Error('--database FILE is required');
 
 const store = createSqliteStore({ path });
 const provider = createProvider({ store });
-// With --upstream the pages stay off: the web plugin's `/` and the gateway's `/` collide
-// (FST_ERR_DUPLICATED_ROUTE) as of this writing; the gateway's hot path does not use them.
-const withPages =
-  values.upstream === undefined && existsSync(new URL('../../src/web/index.ts', import.meta.url));
+const withPages = existsSync(new URL('../../src/web/index.ts', import.meta.url));
 const build = withPages ? (await import('../../src/server.ts')).buildServer : buildApp;
 const level = values['log-level'];
 const app = await build({

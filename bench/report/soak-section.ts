@@ -1,0 +1,61 @@
+/** The soak's section of docs/benchmarks.md: store size and memory over time, and the stalls. */
+import type { RunRecord, SoakRecord } from '../results.ts';
+import { soakFindings } from '../soak.ts';
+import { ms, n } from './format.ts';
+
+export function soakSection(run: RunRecord): string[] {
+  const soak = run.soak;
+  if (soak === undefined) {
+    return [
+      '## Soak',
+      '',
+      'Not part of this record; `npm run bench -- --soak` runs it (5 minutes).',
+      '',
+    ];
+  }
+  const f = soakFindings(soak);
+  const mb = (b: number) => (b / 1e6).toFixed(1);
+  const step = Math.max(1, Math.floor(soak.samples.length / 12));
+  const picked = soak.samples.filter((_, i) => i % step === 0 || i === soak.samples.length - 1);
+  return [
+    '## Soak',
+    '',
+    `${n(soak.seconds)} s of HMAC-SHA1 \`/api/me\` at full load: ${n(soak.result.rps)} req/s, p99 ${ms(soak.result.latency.p99)} ms, ${soak.result.errors} errors. ` +
+      `Nonces expire ${soak.windowSeconds} s after their timestamp, so the store grows for the first ${soak.windowSeconds} s and purging only starts after that.`,
+    '',
+    '| t (s) | live nonces | RSS MB | heap MB | database files MB |',
+    '|---:|---:|---:|---:|---:|',
+    ...picked.map(
+      (s) =>
+        `| ${Math.round(s.t)} | ${n(s.nonces)} | ${mb(s.rss)} | ${mb(s.heapUsed)} | ${mb(s.diskBytes)} |`,
+    ),
+    '',
+    f === undefined
+      ? ''
+      : `Per-interval p99: median ${ms(f.medianIntervalP99)} ms, worst ${ms(f.worstIntervalP99)} ms (a pause counts as visible when the worst exceeds twice the median and 5 ms). ` +
+        'Bytes per live nonce = growth of the database files plus growth of RSS, divided by the growth of live nonces, from a tenth of the run (past start-up and JIT warm-up) to the most live nonces seen: an upper bound, since RSS also grows for reasons unrelated to nonces.',
+    '',
+    ...worstIntervals(soak),
+  ];
+}
+
+/** The slowest intervals, with who had the CPU then: the server, or other people's work. */
+function worstIntervals(soak: SoakRecord): string[] {
+  const worst = [...soak.timeline].sort((a, b) => b.p99 - a.p99).slice(0, 5);
+  if (worst.length === 0) return [];
+  const pct = (share: number | undefined) =>
+    share === undefined ? '?' : `${Math.round(share * 100)} %`;
+  return [
+    'The five intervals with the highest p99, with the CPU used meanwhile by the server and by',
+    "everything else on the machine (a stall with the server busy is the server's own; with others",
+    'busy and the server idle, it is the shared machine):',
+    '',
+    "| t (s) | req/s | p99 ms | server CPU | others' CPU |",
+    '|---:|---:|---:|---:|---:|',
+    ...worst.map(
+      (p) =>
+        `| ${Math.round(p.t)} | ${n(p.rps)} | ${ms(p.p99)} | ${pct(p.serverCpu)} | ${pct(p.otherCpu)} |`,
+    ),
+    '',
+  ];
+}
