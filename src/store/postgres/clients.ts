@@ -1,37 +1,8 @@
 /** Registered clients (RFC 5849 §1.1 client credentials) in PostgreSQL. */
-import type { Client, ClientChanges, ClientStore, NewClient } from '../types.ts';
+import type { ClientChanges, ClientStore, NewClient } from '../types.ts';
 import type { Database } from './database.ts';
-import { bool, first, int, stringList, text, textOrNull, type Row } from './row.ts';
-
-function toClient(row: Row): Client {
-  return {
-    key: text(row, 'key'),
-    secret: text(row, 'secret'),
-    name: text(row, 'name'),
-    description: text(row, 'description'),
-    website: textOrNull(row, 'website'),
-    callbacks: stringList(row, 'callbacks'),
-    signatureMethods: stringList(row, 'signature_methods'),
-    rsaPublicKey: textOrNull(row, 'rsa_public_key'),
-    constrainedDevice: bool(row, 'constrained_device'),
-    verified: bool(row, 'verified'),
-    developerId: textOrNull(row, 'developer_id'),
-    createdAt: int(row, 'created_at'),
-  };
-}
-
-/** The columns a partial update may set; the SET list is built from these names only. */
-const updatable = {
-  name: 'name',
-  description: 'description',
-  website: 'website',
-  callbacks: 'callbacks',
-  signatureMethods: 'signature_methods',
-  rsaPublicKey: 'rsa_public_key',
-  constrainedDevice: 'constrained_device',
-  verified: 'verified',
-  secret: 'secret',
-} as const satisfies Record<keyof ClientChanges, string>;
+import { updatableClientColumns } from '../rows.ts';
+import { first, fromRow } from './row.ts';
 
 export function postgresClients(db: Database, now: () => number): ClientStore {
   const clients = db.table('clients');
@@ -57,11 +28,11 @@ export function postgresClients(db: Database, now: () => number): ClientStore {
           now(),
         ],
       );
-      return toClient(first(rows));
+      return fromRow.toClient(first(rows));
     },
     async find(key: string) {
       const { rows } = await db.query(`SELECT * FROM ${clients} WHERE key = $1`, [key]);
-      return rows[0] === undefined ? undefined : toClient(rows[0]);
+      return rows[0] === undefined ? undefined : fromRow.toClient(rows[0]);
     },
     async list(filter?: { readonly developerId?: string }) {
       const { rows } =
@@ -71,12 +42,12 @@ export function postgresClients(db: Database, now: () => number): ClientStore {
               `SELECT * FROM ${clients} WHERE developer_id = $1 ORDER BY created_at, key`,
               [filter.developerId],
             );
-      return rows.map(toClient);
+      return rows.map(fromRow.toClient);
     },
     async update(key: string, changes: ClientChanges) {
       const values: unknown[] = [key];
       const set: string[] = [];
-      for (const [field, column] of Object.entries(updatable)) {
+      for (const [field, column] of Object.entries(updatableClientColumns)) {
         const value = changes[field as keyof ClientChanges];
         if (value === undefined) continue;
         values.push(value);
@@ -90,7 +61,7 @@ export function postgresClients(db: Database, now: () => number): ClientStore {
               `UPDATE ${clients} SET ${set.join(', ')} WHERE key = $1 RETURNING *`,
               values,
             );
-      return rows[0] === undefined ? undefined : toClient(rows[0]);
+      return rows[0] === undefined ? undefined : fromRow.toClient(rows[0]);
     },
     // Temporary and token credentials go with it: ON DELETE CASCADE.
     async remove(key: string) {

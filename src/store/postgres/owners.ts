@@ -1,16 +1,7 @@
 /** Resource owner accounts in PostgreSQL; the password only as a KDF hash. */
 import type { Owner, OwnerStore } from '../types.ts';
 import type { Database } from './database.ts';
-import { first, int, text, type Row } from './row.ts';
-
-function toOwner(row: Row): Owner {
-  return {
-    id: text(row, 'id'),
-    username: text(row, 'username'),
-    passwordHash: text(row, 'password_hash'),
-    createdAt: int(row, 'created_at'),
-  };
-}
+import { first, fromRow } from './row.ts';
 
 export function postgresOwners(db: Database, now: () => number): OwnerStore {
   const owners = db.table('owners');
@@ -22,18 +13,20 @@ export function postgresOwners(db: Database, now: () => number): OwnerStore {
          VALUES ($1, $2, $3, $4) RETURNING *`,
         [owner.id, owner.username, owner.passwordHash, owner.createdAt ?? now()],
       );
-      return toOwner(first(rows));
+      return fromRow.toOwner(first(rows));
     },
     async findById(id: string) {
       const { rows } = await db.query(`SELECT * FROM ${owners} WHERE id = $1`, [id]);
-      return rows[0] === undefined ? undefined : toOwner(rows[0]);
+      return rows[0] === undefined ? undefined : fromRow.toOwner(rows[0]);
     },
     async findByUsername(username: string) {
       const { rows } = await db.query(`SELECT * FROM ${owners} WHERE username = $1`, [username]);
-      return rows[0] === undefined ? undefined : toOwner(rows[0]);
+      return rows[0] === undefined ? undefined : fromRow.toOwner(rows[0]);
     },
     async list() {
-      return (await db.query(`SELECT * FROM ${owners} ORDER BY username`)).rows.map(toOwner);
+      return (await db.query(`SELECT * FROM ${owners} ORDER BY username`)).rows.map(
+        fromRow.toOwner,
+      );
     },
     async setPasswordHash(id: string, passwordHash: string) {
       const result = await db.query(`UPDATE ${owners} SET password_hash = $2 WHERE id = $1`, [

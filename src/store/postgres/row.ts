@@ -3,6 +3,7 @@
  * through database.ts, TEXT[] as an array); a value of another type means a foreign schema,
  * which must fail loudly rather than pass through.
  */
+import { rowMappers } from '../rows.ts';
 export type Row = Record<string, unknown>;
 
 function wrong(row: Row, column: string, expected: string): Error {
@@ -49,3 +50,6 @@ export function first(rows: readonly Row[]): Row {
   if (row === undefined) throw new Error('INSERT … RETURNING returned no row.');
   return row;
 }
+
+/** This driver's rows as domain objects (src/store/rows.ts). */
+export const fromRow = rowMappers<Row>({ text, textOrNull, int, intOrNull, bool, stringList });

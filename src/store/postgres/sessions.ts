@@ -1,16 +1,7 @@
 /** Signed-in owners' browser sessions in PostgreSQL. */
 import type { Session, SessionStore } from '../types.ts';
 import type { Database } from './database.ts';
-import { int, text, type Row } from './row.ts';
-
-function toSession(row: Row): Session {
-  return {
-    id: text(row, 'id'),
-    ownerId: text(row, 'owner_id'),
-    createdAt: int(row, 'created_at'),
-    expiresAt: int(row, 'expires_at'),
-  };
-}
+import { fromRow } from './row.ts';
 
 export function postgresSessions(db: Database): SessionStore {
   const sessions = db.table('sessions');
@@ -27,7 +18,7 @@ export function postgresSessions(db: Database): SessionStore {
         `SELECT * FROM ${sessions} WHERE id = $1 AND expires_at > $2`,
         [id, now],
       );
-      return rows[0] === undefined ? undefined : toSession(rows[0]);
+      return rows[0] === undefined ? undefined : fromRow.toSession(rows[0]);
     },
     async remove(id: string) {
       return (await db.query(`DELETE FROM ${sessions} WHERE id = $1`, [id])).count > 0;

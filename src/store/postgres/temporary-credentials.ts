@@ -6,37 +6,10 @@
 import type {
   NewTemporaryCredential,
   NewTokenCredential,
-  TemporaryCredential,
-  TemporaryCredentialState,
   TemporaryCredentialStore,
 } from '../types.ts';
 import type { Database } from './database.ts';
-import { int, intOrNull, text, textOrNull, type Row } from './row.ts';
-
-const states: readonly string[] = ['issued', 'authorized', 'consumed', 'denied'];
-
-function toState(value: string): TemporaryCredentialState {
-  if (!states.includes(value)) throw new TypeError('Unknown temporary credential state.');
-  return value as TemporaryCredentialState;
-}
-
-function toTemporaryCredential(row: Row): TemporaryCredential {
-  return {
-    token: text(row, 'token'),
-    secret: text(row, 'secret'),
-    clientKey: text(row, 'client_key'),
-    callback: text(row, 'callback'),
-    requestedScope: text(row, 'requested_scope'),
-    state: toState(text(row, 'state')),
-    ownerId: textOrNull(row, 'owner_id'),
-    verifier: textOrNull(row, 'verifier'),
-    approvedScope: textOrNull(row, 'approved_scope'),
-    approvedLifetime: intOrNull(row, 'approved_lifetime'),
-    verifierFailures: int(row, 'verifier_failures'),
-    createdAt: int(row, 'created_at'),
-    expiresAt: int(row, 'expires_at'),
-  };
-}
+import { int, fromRow } from './row.ts';
 
 export function postgresTemporaryCredentials(db: Database): TemporaryCredentialStore {
   const temporary = db.table('temporary_credentials');
@@ -77,7 +50,7 @@ export function postgresTemporaryCredentials(db: Database): TemporaryCredentialS
     },
     async find(token: string) {
       const { rows } = await db.query(`SELECT * FROM ${temporary} WHERE token = $1`, [token]);
-      return rows[0] === undefined ? undefined : toTemporaryCredential(rows[0]);
+      return rows[0] === undefined ? undefined : fromRow.toTemporaryCredential(rows[0]);
     },
     async authorize(token, grant, now) {
       const result = await db.query(
@@ -119,7 +92,7 @@ export function postgresTemporaryCredentials(db: Database): TemporaryCredentialS
         issue.issuedAt,
         issue.expiresAt,
       ]);
-      return rows[0] === undefined ? undefined : toTemporaryCredential(rows[0]);
+      return rows[0] === undefined ? undefined : fromRow.toTemporaryCredential(rows[0]);
     },
     async remove(token: string) {
       return (await db.query(`DELETE FROM ${temporary} WHERE token = $1`, [token])).count > 0;

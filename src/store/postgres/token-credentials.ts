@@ -1,21 +1,7 @@
 /** Token credentials (RFC 5849 §2.3) in PostgreSQL: the owner's grant, until expiry or revocation. */
-import type { NewTokenCredential, TokenCredential, TokenCredentialStore } from '../types.ts';
+import type { NewTokenCredential, TokenCredentialStore } from '../types.ts';
 import type { Database } from './database.ts';
-import { first, int, intOrNull, text, type Row } from './row.ts';
-
-function toTokenCredential(row: Row): TokenCredential {
-  return {
-    token: text(row, 'token'),
-    secret: text(row, 'secret'),
-    clientKey: text(row, 'client_key'),
-    ownerId: text(row, 'owner_id'),
-    scope: text(row, 'scope'),
-    issuedAt: int(row, 'issued_at'),
-    expiresAt: intOrNull(row, 'expires_at'),
-    lastUsedAt: intOrNull(row, 'last_used_at'),
-    revokedAt: intOrNull(row, 'revoked_at'),
-  };
-}
+import { first, int, fromRow } from './row.ts';
 
 export function postgresTokenCredentials(db: Database): TokenCredentialStore {
   const tokens = db.table('token_credentials');
@@ -49,11 +35,11 @@ export function postgresTokenCredentials(db: Database): TokenCredentialStore {
           credential.expiresAt,
         ],
       );
-      return toTokenCredential(first(rows));
+      return fromRow.toTokenCredential(first(rows));
     },
     async find(token: string) {
       const { rows } = await db.query(`SELECT * FROM ${tokens} WHERE token = $1`, [token]);
-      return rows[0] === undefined ? undefined : toTokenCredential(rows[0]);
+      return rows[0] === undefined ? undefined : fromRow.toTokenCredential(rows[0]);
     },
     async list(filter?: { readonly ownerId?: string; readonly clientKey?: string }) {
       // A NULL parameter leaves its condition out, so one statement serves all four filters.
@@ -63,7 +49,7 @@ export function postgresTokenCredentials(db: Database): TokenCredentialStore {
          ${order}`,
         [filter?.ownerId ?? null, filter?.clientKey ?? null],
       );
-      return rows.map(toTokenCredential);
+      return rows.map(fromRow.toTokenCredential);
     },
     async revoke(token: string, now: number) {
       const result = await db.query(

@@ -1,40 +1,11 @@
 /** Registered clients (RFC 5849 §1.1 client credentials) in SQLite. */
 import type { DatabaseSync } from 'node:sqlite';
-import type { Client, ClientChanges, ClientStore, NewClient } from '../types.ts';
+import type { ClientChanges, ClientStore, NewClient } from '../types.ts';
+import { updatableClientColumns } from '../rows.ts';
 import { method } from './errors.ts';
-import { bool, int, stringList, text, textOrNull, type Row } from './row.ts';
+import { fromRow } from './row.ts';
 
-function toClient(row: Row): Client {
-  return {
-    key: text(row, 'key'),
-    secret: text(row, 'secret'),
-    name: text(row, 'name'),
-    description: text(row, 'description'),
-    website: textOrNull(row, 'website'),
-    callbacks: stringList(row, 'callbacks'),
-    signatureMethods: stringList(row, 'signature_methods'),
-    rsaPublicKey: textOrNull(row, 'rsa_public_key'),
-    constrainedDevice: bool(row, 'constrained_device'),
-    verified: bool(row, 'verified'),
-    developerId: textOrNull(row, 'developer_id'),
-    createdAt: int(row, 'created_at'),
-  };
-}
-
-/** Each field is set only when its `set_*` flag is 1, so one prepared statement serves every partial update. */
-const updatable = {
-  name: 'name',
-  description: 'description',
-  website: 'website',
-  callbacks: 'callbacks',
-  signatureMethods: 'signature_methods',
-  rsaPublicKey: 'rsa_public_key',
-  constrainedDevice: 'constrained_device',
-  verified: 'verified',
-  secret: 'secret',
-} as const satisfies Record<keyof ClientChanges, string>;
-
-const updateSql = `UPDATE clients SET ${Object.values(updatable)
+const updateSql = `UPDATE clients SET ${Object.values(updatableClientColumns)
   .map((column) => `${column} = CASE WHEN :set_${column} THEN :${column} ELSE ${column} END`)
   .join(', ')} WHERE key = :key RETURNING *`;
 
@@ -76,28 +47,28 @@ export function sqliteClients(db: DatabaseSync, now: () => number): ClientStore 
         now(),
       );
       if (row === undefined) throw new Error('INSERT … RETURNING returned no row.');
-      return toClient(row);
+      return fromRow.toClient(row);
     }),
     find: method((key: string) => {
       const row = select.get(key);
-      return row === undefined ? undefined : toClient(row);
+      return row === undefined ? undefined : fromRow.toClient(row);
     }),
     list: method((filter?: { readonly developerId?: string }) => {
       const rows =
         filter?.developerId === undefined
           ? selectAll.all()
           : selectByDeveloper.all(filter.developerId);
-      return rows.map(toClient);
+      return rows.map(fromRow.toClient);
     }),
     update: method((key: string, changes: ClientChanges) => {
       const parameters: Record<string, string | number | null> = { key };
-      for (const [field, column] of Object.entries(updatable)) {
+      for (const [field, column] of Object.entries(updatableClientColumns)) {
         const value = changes[field as keyof ClientChanges];
         parameters[`set_${column}`] = value === undefined ? 0 : 1;
         parameters[column] = storedValue(value);
       }
       const row = update.get(parameters);
-      return row === undefined ? undefined : toClient(row);
+      return row === undefined ? undefined : fromRow.toClient(row);
     }),
     // Temporary and token credentials go with it: ON DELETE CASCADE.
     remove: method((key: string) => remove.run(key).changes > 0),

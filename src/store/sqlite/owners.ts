@@ -2,16 +2,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Owner, OwnerStore } from '../types.ts';
 import { method } from './errors.ts';
-import { int, text, type Row } from './row.ts';
-
-function toOwner(row: Row): Owner {
-  return {
-    id: text(row, 'id'),
-    username: text(row, 'username'),
-    passwordHash: text(row, 'password_hash'),
-    createdAt: int(row, 'created_at'),
-  };
-}
+import { fromRow } from './row.ts';
 
 export function sqliteOwners(db: DatabaseSync, now: () => number): OwnerStore {
   const insert = db.prepare(
@@ -32,17 +23,17 @@ export function sqliteOwners(db: DatabaseSync, now: () => number): OwnerStore {
         owner.createdAt ?? now(),
       );
       if (row === undefined) throw new Error('INSERT … RETURNING returned no row.');
-      return toOwner(row);
+      return fromRow.toOwner(row);
     }),
     findById: method((id: string) => {
       const row = selectById.get(id);
-      return row === undefined ? undefined : toOwner(row);
+      return row === undefined ? undefined : fromRow.toOwner(row);
     }),
     findByUsername: method((username: string) => {
       const row = selectByUsername.get(username);
-      return row === undefined ? undefined : toOwner(row);
+      return row === undefined ? undefined : fromRow.toOwner(row);
     }),
-    list: method(() => selectAll.all().map(toOwner)),
+    list: method(() => selectAll.all().map(fromRow.toOwner)),
     setPasswordHash: method(
       (id: string, passwordHash: string) => updatePassword.run(passwordHash, id).changes > 0,
     ),

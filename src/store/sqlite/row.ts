@@ -2,6 +2,7 @@
  * Typed column readers: node:sqlite returns loosely typed values, and a value of the wrong
  * type means a damaged or foreign database, which must fail loudly rather than pass through.
  */
+import { rowMappers } from '../rows.ts';
 import type { SQLOutputValue } from 'node:sqlite';
 
 export type Row = Record<string, SQLOutputValue>;
@@ -44,3 +45,6 @@ export function stringList(row: Row, column: string): string[] {
   }
   return value;
 }
+
+/** This driver's rows as domain objects (src/store/rows.ts). */
+export const fromRow = rowMappers<Row>({ text, textOrNull, int, intOrNull, bool, stringList });

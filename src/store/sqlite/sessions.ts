@@ -2,16 +2,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Session, SessionStore } from '../types.ts';
 import { method } from './errors.ts';
-import { int, text, type Row } from './row.ts';
-
-function toSession(row: Row): Session {
-  return {
-    id: text(row, 'id'),
-    ownerId: text(row, 'owner_id'),
-    createdAt: int(row, 'created_at'),
-    expiresAt: int(row, 'expires_at'),
-  };
-}
+import { fromRow } from './row.ts';
 
 export function sqliteSessions(db: DatabaseSync): SessionStore {
   const insert = db.prepare(
@@ -28,7 +19,7 @@ export function sqliteSessions(db: DatabaseSync): SessionStore {
     }),
     find: method((id: string, now: number) => {
       const row = select.get(id, now);
-      return row === undefined ? undefined : toSession(row);
+      return row === undefined ? undefined : fromRow.toSession(row);
     }),
     remove: method((id: string) => remove.run(id).changes > 0),
     removeForOwner: method((ownerId: string) => Number(removeForOwner.run(ownerId).changes)),

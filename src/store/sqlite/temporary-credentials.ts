@@ -6,39 +6,12 @@ import type { DatabaseSync } from 'node:sqlite';
 import type {
   NewTemporaryCredential,
   NewTokenCredential,
-  TemporaryCredential,
-  TemporaryCredentialState,
   TemporaryCredentialStore,
 } from '../types.ts';
 import { method } from './errors.ts';
-import { int, intOrNull, text, textOrNull, type Row } from './row.ts';
+import { int, fromRow } from './row.ts';
 import { prepareTokenInsert } from './token-credentials.ts';
 import type { Transaction } from './transaction.ts';
-
-const states: readonly string[] = ['issued', 'authorized', 'consumed', 'denied'];
-
-function toState(value: string): TemporaryCredentialState {
-  if (!states.includes(value)) throw new TypeError(`Unknown temporary credential state.`);
-  return value as TemporaryCredentialState;
-}
-
-function toTemporaryCredential(row: Row): TemporaryCredential {
-  return {
-    token: text(row, 'token'),
-    secret: text(row, 'secret'),
-    clientKey: text(row, 'client_key'),
-    callback: text(row, 'callback'),
-    requestedScope: text(row, 'requested_scope'),
-    state: toState(text(row, 'state')),
-    ownerId: textOrNull(row, 'owner_id'),
-    verifier: textOrNull(row, 'verifier'),
-    approvedScope: textOrNull(row, 'approved_scope'),
-    approvedLifetime: intOrNull(row, 'approved_lifetime'),
-    verifierFailures: int(row, 'verifier_failures'),
-    createdAt: int(row, 'created_at'),
-    expiresAt: int(row, 'expires_at'),
-  };
-}
 
 export function sqliteTemporaryCredentials(
   db: DatabaseSync,
@@ -87,7 +60,7 @@ export function sqliteTemporaryCredentials(
     }),
     find: method((token: string) => {
       const row = select.get(token);
-      return row === undefined ? undefined : toTemporaryCredential(row);
+      return row === undefined ? undefined : fromRow.toTemporaryCredential(row);
     }),
     authorize: method(
       (
@@ -111,7 +84,7 @@ export function sqliteTemporaryCredentials(
         const row = consume.get(token, clientKey, now);
         if (row === undefined) return undefined;
         insertToken(issue);
-        return toTemporaryCredential(row);
+        return fromRow.toTemporaryCredential(row);
       }),
     ),
     remove: method((token: string) => remove.run(token).changes > 0),

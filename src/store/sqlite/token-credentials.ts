@@ -2,22 +2,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { NewTokenCredential, TokenCredential, TokenCredentialStore } from '../types.ts';
 import { method } from './errors.ts';
-import { int, intOrNull, text, type Row } from './row.ts';
+import { fromRow } from './row.ts';
 import type { Transaction } from './transaction.ts';
-
-export function toTokenCredential(row: Row): TokenCredential {
-  return {
-    token: text(row, 'token'),
-    secret: text(row, 'secret'),
-    clientKey: text(row, 'client_key'),
-    ownerId: text(row, 'owner_id'),
-    scope: text(row, 'scope'),
-    issuedAt: int(row, 'issued_at'),
-    expiresAt: intOrNull(row, 'expires_at'),
-    lastUsedAt: intOrNull(row, 'last_used_at'),
-    revokedAt: intOrNull(row, 'revoked_at'),
-  };
-}
 
 /** The one INSERT, shared with the temporary-credential exchange (§2.3). */
 export function prepareTokenInsert(
@@ -38,7 +24,7 @@ export function prepareTokenInsert(
       credential.expiresAt,
     );
     if (row === undefined) throw new Error('INSERT … RETURNING returned no row.');
-    return toTokenCredential(row);
+    return fromRow.toTokenCredential(row);
   };
 }
 
@@ -78,7 +64,7 @@ export function sqliteTokenCredentials(
     create: method((credential: NewTokenCredential) => insert(credential)),
     find: method((token: string) => {
       const row = select.get(token);
-      return row === undefined ? undefined : toTokenCredential(row);
+      return row === undefined ? undefined : fromRow.toTokenCredential(row);
     }),
     list: method((filter?: { readonly ownerId?: string; readonly clientKey?: string }) => {
       const { ownerId, clientKey } = filter ?? {};
@@ -90,7 +76,7 @@ export function sqliteTokenCredentials(
             : clientKey !== undefined
               ? selectByClient.all(clientKey)
               : selectAll.all();
-      return rows.map(toTokenCredential);
+      return rows.map(fromRow.toTokenCredential);
     }),
     revoke: method((token: string, now: number) => revoke.run(now, token).changes > 0),
     revokeGrant: method((ownerId: string, clientKey: string, now: number) =>

@@ -1,0 +1,101 @@
+/**
+ * Rows to domain objects, once for every adapter. Each adapter supplies only its driver's
+ * column readers (SQLite stores booleans as 0/1 and lists as JSON text; PostgreSQL has
+ * BOOLEAN and TEXT[]); the column names and the mapping live here.
+ */
+import type {
+  Client,
+  ClientChanges,
+  Owner,
+  Session,
+  TemporaryCredential,
+  TemporaryCredentialState,
+  TokenCredential,
+} from './types.ts';
+
+/** Typed readers of one driver's row values; a wrong type throws (a damaged or foreign schema). */
+export interface ColumnReader<Row> {
+  text(row: Row, column: string): string;
+  textOrNull(row: Row, column: string): string | null;
+  int(row: Row, column: string): number;
+  intOrNull(row: Row, column: string): number | null;
+  bool(row: Row, column: string): boolean;
+  stringList(row: Row, column: string): string[];
+}
+
+/** The client columns a partial update may set; SET lists are built from these names only. */
+export const updatableClientColumns = {
+  name: 'name',
+  description: 'description',
+  website: 'website',
+  callbacks: 'callbacks',
+  signatureMethods: 'signature_methods',
+  rsaPublicKey: 'rsa_public_key',
+  constrainedDevice: 'constrained_device',
+  verified: 'verified',
+  secret: 'secret',
+} as const satisfies Record<keyof ClientChanges, string>;
+
+const states: readonly string[] = ['issued', 'authorized', 'consumed', 'denied'];
+
+function toState(value: string): TemporaryCredentialState {
+  if (!states.includes(value)) throw new TypeError('Unknown temporary credential state.');
+  return value as TemporaryCredentialState;
+}
+
+export function rowMappers<Row>(read: ColumnReader<Row>) {
+  return {
+    toClient: (row: Row): Client => ({
+      key: read.text(row, 'key'),
+      secret: read.text(row, 'secret'),
+      name: read.text(row, 'name'),
+      description: read.text(row, 'description'),
+      website: read.textOrNull(row, 'website'),
+      callbacks: read.stringList(row, 'callbacks'),
+      signatureMethods: read.stringList(row, 'signature_methods'),
+      rsaPublicKey: read.textOrNull(row, 'rsa_public_key'),
+      constrainedDevice: read.bool(row, 'constrained_device'),
+      verified: read.bool(row, 'verified'),
+      developerId: read.textOrNull(row, 'developer_id'),
+      createdAt: read.int(row, 'created_at'),
+    }),
+    toOwner: (row: Row): Owner => ({
+      id: read.text(row, 'id'),
+      username: read.text(row, 'username'),
+      passwordHash: read.text(row, 'password_hash'),
+      createdAt: read.int(row, 'created_at'),
+    }),
+    toSession: (row: Row): Session => ({
+      id: read.text(row, 'id'),
+      ownerId: read.text(row, 'owner_id'),
+      createdAt: read.int(row, 'created_at'),
+      expiresAt: read.int(row, 'expires_at'),
+    }),
+    toTemporaryCredential: (row: Row): TemporaryCredential => ({
+      token: read.text(row, 'token'),
+      secret: read.text(row, 'secret'),
+      clientKey: read.text(row, 'client_key'),
+      callback: read.text(row, 'callback'),
+      requestedScope: read.text(row, 'requested_scope'),
+      state: toState(read.text(row, 'state')),
+      ownerId: read.textOrNull(row, 'owner_id'),
+      verifier: read.textOrNull(row, 'verifier'),
+      approvedScope: read.textOrNull(row, 'approved_scope'),
+      approvedLifetime: read.intOrNull(row, 'approved_lifetime'),
+      verifierFailures: read.int(row, 'verifier_failures'),
+      createdAt: read.int(row, 'created_at'),
+      expiresAt: read.int(row, 'expires_at'),
+    }),
+    toTokenCredential: (row: Row): TokenCredential => ({
+      token: read.text(row, 'token'),
+      secret: read.text(row, 'secret'),
+      clientKey: read.text(row, 'client_key'),
+      ownerId: read.text(row, 'owner_id'),
+      scope: read.text(row, 'scope'),
+      issuedAt: read.int(row, 'issued_at'),
+      expiresAt: read.intOrNull(row, 'expires_at'),
+      lastUsedAt: read.intOrNull(row, 'last_used_at'),
+      revokedAt: read.intOrNull(row, 'revoked_at'),
+    }),
+  };
+}
