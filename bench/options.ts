@@ -4,9 +4,12 @@
  *   --quick    a short full run: 3 rounds of 2 s, writes the docs
  *   --smoke    every scenario once for about a second, for CI; writes nothing
  *   --soak     also the 5-minute run at full load (nonce store size and memory over time)
+ *   --soak-only  only the soak, merged into the recorded run (a later run without --soak
+ *              keeps the recorded soak, labelled with its date and commit)
  * Others: --rounds N, --duration S, --warmup S, --connections N (50), --only id,id,…,
  * --soak-seconds S, --large-tokens N, --no-write, --profile (CPU profile of the HMAC run),
- * --report (no run: rewrite the docs from bench/results/latest.json).
+ * --report (no run: rewrite the docs from bench/results/latest.json), --nice N (run servers
+ * and generator at that niceness, to yield to other people's work on a shared machine).
  */
 import { parseArgs } from 'node:util';
 
@@ -21,6 +24,9 @@ export interface BenchOptions {
   /** Scenario ids to run (the limit always runs); undefined: all. */
   readonly only: readonly string[] | undefined;
   readonly soak: boolean;
+  readonly soakOnly: boolean;
+  /** Niceness for every benchmark process; undefined: inherit. */
+  readonly nice: number | undefined;
   readonly soakSeconds: number;
   /** Token credentials stored for the "1,000,000 tokens" scenario. */
   readonly largeTokens: number;
@@ -43,6 +49,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       smoke: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
       soak: { type: 'boolean', default: false },
+      'soak-only': { type: 'boolean', default: false },
+      nice: { type: 'string' },
       rounds: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string' },
@@ -60,7 +68,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     process.stdout.write(
       'Usage: npm run bench -- [--quick | --smoke] [--soak] [--rounds N] [--duration S]\n' +
         '  [--warmup S] [--connections N] [--only id,id] [--soak-seconds S]\n' +
-        '  [--large-tokens N] [--no-write] [--profile] [--report]\n',
+        '  [--large-tokens N] [--no-write] [--profile] [--report] [--soak-only] [--nice N]\n',
     );
     process.exit(0);
   }
@@ -79,7 +87,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     warmupMs: number(values.warmup, base.warmup, 'warmup') * 1000,
     connections: Math.round(number(values.connections, 50, 'connections')),
     only: values.only?.split(',').map((id) => id.trim()),
-    soak: values.soak,
+    soak: values.soak || values['soak-only'],
+    soakOnly: values['soak-only'],
+    nice: values.nice === undefined ? undefined : Math.round(Number(values.nice)),
     soakSeconds: number(values['soak-seconds'], mode === 'smoke' ? 3 : 300, 'soak-seconds'),
     largeTokens: Math.round(
       number(values['large-tokens'], mode === 'smoke' ? 20_000 : 1_000_000, 'large-tokens'),

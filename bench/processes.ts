@@ -33,9 +33,25 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** Set once by run.ts from --nice: every child then yields to other work on the machine. */
+let niceness: number | undefined;
+export function setNiceness(value: number | undefined): void {
+  niceness = value;
+}
+
 function command(args: string[], pin: string | undefined): [string, string[]] {
-  const node = [process.execPath, ...NODE_FLAGS, ...args];
-  return pin === undefined ? [node[0]!, node.slice(1)] : ['taskset', ['-c', pin, ...node]];
+  return wrapCommand([process.execPath, ...NODE_FLAGS, ...args], pin);
+}
+
+/** A command line pinned to `pin` (taskset) and at the run's niceness, as [file, args]. */
+export function wrapCommand(
+  command: readonly string[],
+  pin: string | undefined,
+): [string, string[]] {
+  let argv = [...command];
+  if (pin !== undefined) argv = ['taskset', '-c', pin, ...argv];
+  if (niceness !== undefined) argv = ['nice', '-n', String(niceness), ...argv];
+  return [argv[0]!, argv.slice(1)];
 }
 
 export interface StartOptions {
@@ -106,10 +122,8 @@ export function startServer(args: string[], options: StartOptions = {}): Promise
 
 /** Runs the generator once and returns its result. */
 export function runGenerator(config: GeneratorConfig): Promise<LoadResult> {
-  const child = spawn(process.execPath, [...NODE_FLAGS, 'bench/load/generator.ts'], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const [file, argv] = command(['bench/load/generator.ts'], undefined);
+  const child = spawn(file, argv, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   children.add(child);
   // On stdin: a config with a thousand signers is beyond what an environment variable holds.
   child.stdin!.end(JSON.stringify(config));

@@ -59,6 +59,9 @@ export interface SoakSample {
 }
 
 export interface SoakRecord {
+  /** When and on which commit the soak ran (it may come from an earlier run than the rest). */
+  readonly date: string;
+  readonly commit: string | undefined;
   readonly seconds: number;
   readonly result: LoadResult;
   readonly samples: SoakSample[];

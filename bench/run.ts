@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { describeMachine, gitHead } from './machine.ts';
 import { parseOptions } from './options.ts';
-import { ROOT } from './processes.ts';
+import { ROOT, setNiceness } from './processes.ts';
 import { runProfile } from './profile.ts';
 import { compareRuns } from './report/compare.ts';
 import { NOTES_END, NOTES_START, renderMarkdown } from './report/markdown.ts';
@@ -16,25 +16,32 @@ import { renderChart } from './report/svg.ts';
 import { judgeTargets } from './report/targets.ts';
 import type { RunRecord } from './results.ts';
 import { runRounds } from './rounds.ts';
+import type { RunContext } from './rounds.ts';
 import { runSoak } from './soak.ts';
 
 const options = parseOptions(process.argv.slice(2));
 const latest = `${ROOT}bench/results/latest.json`;
+const previous = existsSync(latest)
+  ? (JSON.parse(readFileSync(latest, 'utf8')) as RunRecord)
+  : undefined;
 if (options.report) {
-  const recorded = JSON.parse(readFileSync(latest, 'utf8')) as RunRecord;
-  writeReports(recorded);
+  if (previous === undefined) throw new Error('No recorded run in bench/results/latest.json');
+  writeReports(previous);
   process.exit(0);
 }
+setNiceness(options.nice);
 const machine = describeMachine();
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const dir = mkdtempSync(`${tmpdir()}/latchkey-bench-`);
-const context = { options, machine, dir, log };
+const context: RunContext = { options, machine, dir, log };
 
 log(
-  `Latchkey benchmarks: ${options.mode}, ${options.rounds} round(s) × ${options.durationMs / 1000} s, ${options.connections} connections`,
+  options.soakOnly
+    ? `Latchkey benchmarks: the soak only (${options.soakSeconds} s), merged into the recorded run`
+    : `Latchkey benchmarks: ${options.mode}, ${options.rounds} round(s) × ${options.durationMs / 1000} s, ${options.connections} connections`,
 );
 log(
-  `Node ${machine.node}, ${machine.cpu}, ${machine.cores} cores, load average ${machine.loadAverage.toFixed(2)}`,
+  `Node ${machine.node}, ${machine.cpu}, ${machine.cores} cores, load average ${machine.loadAverage.toFixed(2)}, commit ${machine.commit}`,
 );
 log(
   machine.pinning === undefined
@@ -44,49 +51,14 @@ log(
 
 let crashed = false;
 try {
-  const outcome = await runRounds(context);
-  const run: RunRecord = {
-    version: 1,
-    machine,
-    options,
-    scenarios: outcome.records,
-    startup: outcome.startup,
-    soak: undefined,
-    profile: undefined,
-    commitAtEnd: undefined,
-  };
-  if (options.soak) {
-    try {
-      run.soak = await runSoak(context);
-    } catch (error) {
-      crashed = true;
-      log(`soak FAILED: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  const seeded = outcome.seeded.get('latchkey');
-  if (options.profile && seeded !== undefined) {
-    run.profile = await runProfile(context, seeded);
-    log('Self time in the server, by area and by function:');
-    for (const e of [...run.profile.areas.slice(0, 8), ...run.profile.top.slice(0, 10)]) {
-      log(`  ${e.selfPercent.toFixed(1).padStart(5)} %  ${e.name}  ${e.where}`);
-    }
-  }
-
-  run.commitAtEnd = gitHead();
-  if (run.commitAtEnd !== machine.commit) {
-    log(
-      `Note: HEAD moved from ${machine.commit} to ${run.commitAtEnd} during the run; later servers ran newer sources.`,
-    );
-  }
+  const run = options.soakOnly ? await soakOnly() : await fullRun();
   const targets = judgeTargets(run);
   log('');
   for (const t of targets) log(`${t.status.padEnd(12)} ${t.target}: ${t.measured}`);
   const failed = run.scenarios.filter((s) => s.status === 'failed');
   for (const s of failed) log(`FAILED ${s.id}: ${s.note}`);
   crashed ||= failed.length > 0;
-
-  if (existsSync(latest)) {
-    const previous = JSON.parse(readFileSync(latest, 'utf8')) as RunRecord;
+  if (previous !== undefined && !options.soakOnly) {
     log('');
     for (const line of compareRuns(previous, run)) log(line);
   }
@@ -104,6 +76,61 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(crashed ? 1 : 0);
+
+async function fullRun(): Promise<RunRecord> {
+  const outcome = await runRounds(context);
+  const run: RunRecord = {
+    version: 1,
+    machine,
+    options,
+    scenarios: outcome.records,
+    startup: outcome.startup,
+    // Without --soak the recorded soak is kept; the docs give its own date and commit.
+    soak: options.soak ? await soak() : previous?.soak,
+    profile: undefined,
+    commitAtEnd: undefined,
+  };
+  const seeded = outcome.seeded.get('latchkey');
+  if (options.profile && seeded !== undefined) {
+    run.profile = await runProfile(context, seeded);
+    log('Self time in the server, by area and by function:');
+    for (const e of [...run.profile.areas.slice(0, 8), ...run.profile.top.slice(0, 10)]) {
+      log(`  ${e.selfPercent.toFixed(1).padStart(5)} %  ${e.name}  ${e.where}`);
+    }
+  }
+  run.commitAtEnd = gitHead();
+  if (run.commitAtEnd !== machine.commit) {
+    log(`Note: HEAD moved from ${machine.commit} to ${run.commitAtEnd} during the run.`);
+  }
+  return run;
+}
+
+/** The soak alone, put into the recorded run in place of its soak. */
+async function soakOnly(): Promise<RunRecord> {
+  const measured = await soak();
+  if (measured === undefined) throw new Error('The soak failed.');
+  const base: RunRecord = previous ?? {
+    version: 1,
+    machine,
+    options,
+    scenarios: [],
+    startup: [],
+    soak: undefined,
+    profile: undefined,
+    commitAtEnd: machine.commit,
+  };
+  return { ...base, soak: measured };
+}
+
+async function soak(): Promise<RunRecord['soak']> {
+  try {
+    return await runSoak(context);
+  } catch (error) {
+    crashed = true;
+    log(`soak FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
 
 function writeReports(run: RunRecord): void {
   const docs = `${ROOT}docs/benchmarks.md`;

@@ -55,6 +55,8 @@ export async function runSoak(context: RunContext): Promise<SoakRecord> {
     // One more sample after the load, so the last figures are the run's end state.
     await new Promise((resolve) => setTimeout(resolve, sampleMs + 100));
     return {
+      date: context.machine.date,
+      commit: context.machine.commit,
       seconds: options.soakSeconds,
       result,
       samples,

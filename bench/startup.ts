@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { ROOT } from './processes.ts';
+import { ROOT, wrapCommand } from './processes.ts';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -50,10 +50,7 @@ export async function measureCliStartup(
     '--log-level',
     'silent',
   ];
-  const [file, argv] =
-    pin === undefined
-      ? [process.execPath, args]
-      : ['taskset', ['-c', pin, process.execPath, ...args]];
+  const [file, argv] = wrapCommand([process.execPath, ...args], pin);
   const started = performance.now();
   const child = spawn(file, argv, { cwd: ROOT, stdio: 'ignore' });
   let exited = false;

@@ -17,10 +17,14 @@ export function soakSection(run: RunRecord): string[] {
   const mb = (b: number) => (b / 1e6).toFixed(1);
   const step = Math.max(1, Math.floor(soak.samples.length / 12));
   const picked = soak.samples.filter((_, i) => i % step === 0 || i === soak.samples.length - 1);
+  const when =
+    soak.date === run.machine.date
+      ? ''
+      : `Measured ${soak.date ?? 'earlier'} on commit ${soak.commit ?? 'unknown'}, in an earlier run than the tables above (\`npm run bench -- --soak-only\`). `;
   return [
     '## Soak',
     '',
-    `${n(soak.seconds)} s of HMAC-SHA1 \`/api/me\` at full load: ${n(soak.result.rps)} req/s, p99 ${ms(soak.result.latency.p99)} ms, ${soak.result.errors} errors. ` +
+    `${when}${n(soak.seconds)} s of HMAC-SHA1 \`/api/me\` at full load: ${n(soak.result.rps)} req/s, p99 ${ms(soak.result.latency.p99)} ms, ${soak.result.errors} errors. ` +
       `Nonces expire ${soak.windowSeconds} s after their timestamp, so the store grows for the first ${soak.windowSeconds} s and purging only starts after that.`,
     '',
     '| t (s) | live nonces | RSS MB | heap MB | database files MB |',

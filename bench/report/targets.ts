@@ -109,9 +109,13 @@ function soakTargets(run: RunRecord, results: TargetResult[]): void {
     results.push(
       findings === undefined || measured === undefined
         ? { target, measured: absent, status: 'not measured' }
-        : { target, measured, status: met ? 'met' : 'missed' },
+        : { target, measured: measured + earlier, status: met ? 'met' : 'missed' },
     );
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+  const earlier =
+    run.soak !== undefined && run.soak.date !== run.machine.date
+      ? ` (soak of ${run.soak.date?.slice(0, 16) ?? 'an earlier run'})`
+      : '';
   const f = findings;
   add(
     'Live nonces ≤ rate × window',
