@@ -3,11 +3,12 @@
  * timestamp, nonce), so every adapter keeps 8 bytes per nonce however long the strings are.
  * The strings are never stored, so a replay check needs only this value.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { NonceKey } from './types.ts';
 
 /** Versioned so a future encoding can never collide with this one. */
 const domain = 'latchkey nonce v1';
+const domainBytes = Buffer.from(domain, 'utf8');
 
 /**
  * The first 8 bytes of SHA-256 over a length-prefixed encoding of the key, as a signed 64-bit
@@ -18,12 +19,33 @@ const domain = 'latchkey nonce v1';
  * @example nonceHash({ clientKey: 'k', token: '', timestamp: 1700000000, nonce: 'n' })
  */
 export function nonceHash(key: NonceKey): bigint {
-  const hash = createHash('sha256');
-  for (const part of [domain, key.clientKey, key.token, String(key.timestamp), key.nonce]) {
-    const bytes = Buffer.from(part, 'utf8');
-    const length = Buffer.allocUnsafe(4);
-    length.writeUInt32BE(bytes.length);
-    hash.update(length).update(bytes);
-  }
-  return hash.digest().readBigInt64BE(0);
+  // One buffer and one one-shot digest: this runs on every verified request (the hot path).
+  const timestamp = String(key.timestamp);
+  const size =
+    20 +
+    domainBytes.length +
+    Buffer.byteLength(key.clientKey, 'utf8') +
+    Buffer.byteLength(key.token, 'utf8') +
+    timestamp.length + // a number in text is ASCII: one byte a character
+    Buffer.byteLength(key.nonce, 'utf8');
+  const encoded = Buffer.allocUnsafe(size);
+  let at = writePart(encoded, 0, domainBytes);
+  at = writeText(encoded, at, key.clientKey);
+  at = writeText(encoded, at, key.token);
+  at = writeText(encoded, at, timestamp);
+  writeText(encoded, at, key.nonce);
+  return hash('sha256', encoded, 'buffer').readBigInt64BE(0);
+}
+
+/** A 4-byte big-endian length, then the bytes. */
+function writePart(target: Buffer, at: number, bytes: Uint8Array): number {
+  target.writeUInt32BE(bytes.length, at);
+  target.set(bytes, at + 4);
+  return at + 4 + bytes.length;
+}
+
+function writeText(target: Buffer, at: number, text: string): number {
+  const length = target.write(text, at + 4, 'utf8');
+  target.writeUInt32BE(length, at);
+  return at + 4 + length;
 }
