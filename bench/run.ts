@@ -31,7 +31,12 @@ if (options.report) {
 }
 setNiceness(options.nice);
 const machine = describeMachine();
-const log = (line: string) => process.stdout.write(`${line}\n`);
+const began = performance.now();
+const log = (line: string) => {
+  const seconds = Math.round((performance.now() - began) / 1000);
+  const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  process.stdout.write(line === '' ? '\n' : `[${clock.padStart(5)}] ${line}\n`);
+};
 const dir = mkdtempSync(`${tmpdir()}/latchkey-bench-`);
 const context: RunContext = { options, machine, dir, log };
 

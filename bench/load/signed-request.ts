@@ -150,7 +150,10 @@ export class RequestSigner {
       nonce,
       timestamp,
     });
-    if (sdk.baseString !== this.baseString(nonce, timestamp)) {
+    const base = this.baseString(nonce, timestamp);
+    const signature = percentEncode(this.#method.sign(base, this.#keys));
+    const sent = `${sdk.url} ${Object.values(sdk.headers).join(' ')} ${String(sdk.body ?? '')}`;
+    if (sdk.baseString !== base || !sent.includes(signature)) {
       throw new Error(
         `Fast signer disagrees with the client SDK for ${this.#head.split('\r\n')[0]}`,
       );
