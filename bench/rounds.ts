@@ -17,7 +17,7 @@ import type { ServerGroup } from './server-group.ts';
 import { measureCliStartup } from './startup.ts';
 import { describeRound } from './round-line.ts';
 
-const POOL_RATE_GUESS = 15_000;
+const POOL_RATE_GUESS = 10_000;
 
 export interface RunContext {
   readonly options: BenchOptions;
