@@ -41,25 +41,49 @@ export function baseStringUri(scheme: string, host: string, path: string): strin
  * with "=" (even for an empty value) and "&".
  */
 export function normalizeParameters(parameters: readonly Parameter[]): string {
-  const encoded: string[] = new Array(parameters.length);
-  for (let i = 0; i < parameters.length; i++) {
-    const [name, value] = parameters[i]!;
-    encoded[i] = `${percentEncode(name)}=${percentEncode(value)}`;
+  const pairs = encodeAndSort(parameters);
+  let out = '';
+  for (let i = 0; i < pairs.length; i++) {
+    const [name, value] = pairs[i]!;
+    out += (i === 0 ? '' : '&') + name + '=' + value;
   }
-  // Encoded text is ASCII, so comparing code units is comparing bytes (§3.4.1.3.2 step 2).
-  encoded.sort(compareNameValue);
-  return encoded.join('&');
+  return out;
 }
 
-function compareNameValue(a: string, b: string): number {
-  const ea = a.indexOf('=');
-  const eb = b.indexOf('=');
-  const na = a.slice(0, ea);
-  const nb = b.slice(0, eb);
-  if (na !== nb) return na < nb ? -1 : 1;
-  const va = a.slice(ea + 1);
-  const vb = b.slice(eb + 1);
-  return va === vb ? 0 : va < vb ? -1 : 1;
+/** Each pair percent-encoded (§3.6), sorted by name, then value (§3.4.1.3.2 step 2). */
+function encodeAndSort(parameters: readonly Parameter[]): Parameter[] {
+  const encoded: Parameter[] = new Array<Parameter>(parameters.length);
+  for (let i = 0; i < parameters.length; i++) {
+    const [name, value] = parameters[i]!;
+    encoded[i] = [percentEncode(name), percentEncode(value)];
+  }
+  // Encoded text is ASCII, so comparing code units is comparing bytes.
+  return encoded.sort(compareNameValue);
+}
+
+function compareNameValue(a: Parameter, b: Parameter): number {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  return a[1] === b[1] ? 0 : a[1] < b[1] ? -1 : 1;
+}
+
+/**
+ * The normalized parameters percent-encoded once more, as the base string carries them
+ * (§3.4.1.1 step 5), built pair by pair: encoding already-encoded text changes only "%", and
+ * the joining "=" and "&" become "%3D" and "%26". Same result as
+ * percentEncode(normalizeParameters(parameters)), without re-scanning one long string.
+ */
+function encodedNormalizedParameters(parameters: readonly Parameter[]): string {
+  const pairs = encodeAndSort(parameters);
+  let out = '';
+  for (let i = 0; i < pairs.length; i++) {
+    const [name, value] = pairs[i]!;
+    out += (i === 0 ? '' : '%26') + encodePercent(name) + '%3D' + encodePercent(value);
+  }
+  return out;
+}
+
+function encodePercent(encoded: string): string {
+  return encoded.includes('%') ? encoded.replaceAll('%', '%25') : encoded;
 }
 
 /** §3.4.1.1: METHOD & encoded base string URI & encoded normalized parameters. */
@@ -72,6 +96,6 @@ export function signatureBaseString(
     '&' +
     percentEncode(baseStringUri(target.scheme, target.host, target.path)) +
     '&' +
-    percentEncode(normalizeParameters(parameters))
+    encodedNormalizedParameters(parameters)
   );
 }

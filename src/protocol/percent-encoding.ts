@@ -20,16 +20,24 @@ const ASCII_ENCODED: string[] = Array.from({ length: 128 }, (_, code) =>
 /** Percent-encodes a text value (§3.6): UTF-8, then unreserved characters kept as they are. */
 export function percentEncode(value: string): string {
   if (UNRESERVED_ONLY.test(value)) return value; // the common case costs one regex test
-  let out = '';
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code >= 128) {
-      // Past ASCII: UTF-8 for the rest (a lone surrogate becomes U+FFFD, as TextEncoder does).
-      return out + percentEncodeBytes(Buffer.from(value.slice(i), 'utf8'));
-    }
-    out += ASCII_ENCODED[code];
+  let encoded: string;
+  try {
+    // The native encoder does the UTF-8 and uppercase %XX work; it leaves five sub-delims of
+    // RFC 3986 ("!", "'", "(", ")", "*") that §3.6 must encode, fixed up after.
+    encoded = encodeURIComponent(value);
+  } catch {
+    // A lone surrogate (URIError): encode as UTF-8 does, as U+FFFD (as TextEncoder does).
+    return percentEncodeBytes(Buffer.from(value, 'utf8'));
   }
-  return out;
+  return SUB_DELIMS.test(encoded) ? encoded.replace(SUB_DELIMS_ALL, encodeAscii) : encoded;
+}
+
+/** The characters encodeURIComponent leaves that are not unreserved (RFC 3986 §2.3). */
+const SUB_DELIMS = /[!'()*]/;
+const SUB_DELIMS_ALL = /[!'()*]/g;
+
+function encodeAscii(character: string): string {
+  return ASCII_ENCODED[character.charCodeAt(0)]!;
 }
 
 /** Percent-encodes octets that are not text (§3.6 step 1 is skipped for binary values). */

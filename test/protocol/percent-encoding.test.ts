@@ -30,6 +30,10 @@ describe('RFC 5849 §3.6 percent encoding', () => {
     assert.equal(percentEncode('é€😀'), '%C3%A9%E2%82%AC%F0%9F%98%80');
   });
 
+  it('encodes a lone surrogate as the UTF-8 of U+FFFD, as TextEncoder does', () => {
+    assert.equal(percentEncode('a\uD800b'), 'a%EF%BF%BDb');
+  });
+
   it('encodes "+" as %2B', () => {
     assert.equal(percentEncode('+'), '%2B');
   });

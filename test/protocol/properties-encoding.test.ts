@@ -9,6 +9,7 @@ import {
   parseFormUrlEncoded,
   percentDecode,
   percentEncode,
+  signatureBaseString,
 } from '../../src/protocol/index.ts';
 import type { Parameter } from '../../src/protocol/index.ts';
 
@@ -118,6 +119,16 @@ describe('RFC 5849 §3.4.1.3.2 normalization, for any pairs', () => {
                 return `${percentDecode(n!)}\u0000${percentDecode(v!)}`;
               });
         assert.deepEqual(back.sort(), pairs.map(([n, v]) => `${n}\u0000${v}`).sort());
+      }),
+    );
+  });
+
+  it('appears in the base string percent-encoded once more (§3.4.1.1 step 5)', () => {
+    const target = { method: 'GET', scheme: 'http', host: 'example.com', path: '/' };
+    fc.assert(
+      fc.property(fc.array(pair), (pairs) => {
+        const expected = `GET&http%3A%2F%2Fexample.com%2F&${percentEncode(normalizeParameters(pairs))}`;
+        assert.equal(signatureBaseString(target, pairs), expected);
       }),
     );
   });
