@@ -41,10 +41,9 @@ export function parseAuthorizationHeader(value: string): AuthorizationHeader | u
     if (eq < 0) throw malformed('a parameter without "="');
     const rawName = value.slice(i, eq).trim();
     if (rawName === '' || /[\s",]/.test(rawName)) throw malformed('a malformed parameter name');
-    i = eq + 1;
-    while (i < n && (value[i] === ' ' || value[i] === '\t')) i++;
+    i = skipSpaces(value, eq + 1);
     let rawValue: string;
-    if (value[i] === '"') {
+    if (value.charCodeAt(i) === 0x22 /* " */) {
       const close = value.indexOf('"', i + 1);
       if (close >= 0 && !hasQuotedPair) {
         rawValue = value.slice(i + 1, close); // the usual case: no quoted-pair inside
@@ -61,12 +60,12 @@ export function parseAuthorizationHeader(value: string): AuthorizationHeader | u
       }
     } else {
       let end = i;
-      while (end < n && value[end] !== ',' && value[end] !== ' ' && value[end] !== '\t') end++;
+      while (end < n && !isSeparator(value.charCodeAt(end))) end++;
       rawValue = value.slice(i, end);
       i = end;
     }
-    while (i < n && (value[i] === ' ' || value[i] === '\t')) i++;
-    if (i < n && value[i] !== ',') throw malformed('parameters not separated by ","');
+    i = skipSpaces(value, i);
+    if (i < n && value.charCodeAt(i) !== 0x2c) throw malformed('parameters not separated by ","');
     const name = percentDecode(rawName);
     if (name === 'realm') {
       if (realm !== undefined) throw repeated('realm');
@@ -98,6 +97,18 @@ export function buildAuthorizationHeader(parameters: Iterable<Parameter>, realm?
     parts.push(`${percentEncode(name)}="${percentEncode(value)}"`);
   }
   return parts.length === 0 ? 'OAuth' : `OAuth ${parts.join(', ')}`;
+}
+
+/** The index of the first character from `i` on that is not a space or a tab. */
+function skipSpaces(value: string, i: number): number {
+  let c = value.charCodeAt(i);
+  while (c === 0x20 || c === 0x09) c = value.charCodeAt(++i);
+  return i;
+}
+
+/** Ends an unquoted value: ",", space or tab. */
+function isSeparator(c: number): boolean {
+  return c === 0x2c || c === 0x20 || c === 0x09;
 }
 
 function malformed(what: string): OAuthError {

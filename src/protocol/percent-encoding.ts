@@ -59,6 +59,31 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export function percentDecode(value: string): string {
   if (!value.includes('%')) return value;
+  return decodeAscii(value) ?? decodeUtf8(value);
+}
+
+/**
+ * The common case on the hot path (a signature's "%3D", an encoded URL), without the Buffer
+ * round trip: ASCII text whose escapes are ASCII decodes code by code. Undefined otherwise,
+ * including a malformed escape, so the full decoder makes the one decision and its error.
+ */
+function decodeAscii(value: string): string | undefined {
+  if (NON_ASCII.test(value)) return undefined;
+  let out = '';
+  let from = 0;
+  for (let i = value.indexOf('%'); i >= 0; i = value.indexOf('%', from)) {
+    const high = hexValue(value.charCodeAt(i + 1));
+    const low = hexValue(value.charCodeAt(i + 2));
+    if (high < 0 || high > 7 || low < 0) return undefined;
+    out += value.slice(from, i) + String.fromCharCode((high << 4) | low);
+    from = i + 3;
+  }
+  return out + value.slice(from);
+}
+
+const NON_ASCII = /[\u0080-\uffff]/; // any UTF-16 code unit past ASCII, surrogates included
+
+function decodeUtf8(value: string): string {
   const bytes = Buffer.from(value, 'utf8');
   const out = Buffer.allocUnsafe(bytes.length);
   let length = 0;
@@ -88,6 +113,7 @@ export function percentDecode(value: string): string {
   }
 }
 
+/** The value of a hex digit's code; -1 for anything else (NaN and undefined past the end). */
 function hexValue(byte: number | undefined): number {
   if (byte === undefined) return -1;
   if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
