@@ -23,6 +23,8 @@ const ALLOWED: Record<RequestKind, ReadonlySet<string>> = {
   resource: new Set(COMMON),
 };
 const TIMESTAMP = /^[0-9]{1,10}$/;
+/** Checked for 1 to maxValueBytes bytes when present. */
+const NON_EMPTY = ['oauth_consumer_key', 'oauth_nonce', 'oauth_verifier'];
 
 export interface ParameterRules {
   readonly kind: RequestKind;
@@ -43,8 +45,9 @@ export function checkProtocolParameters(
     );
   }
   const p = collected.protocol;
+  const allowed = ALLOWED[rules.kind];
   for (const name of p.keys()) {
-    if (!ALLOWED[rules.kind].has(name)) {
+    if (!allowed.has(name)) {
       throw new OAuthError('parameter_rejected', `"${printable(name)}" is not accepted here.`, {
         advice: { oauth_parameters_rejected: name },
       });
@@ -56,19 +59,16 @@ export function checkProtocolParameters(
   const needsNonce = signatureMethod?.usesBaseString ?? true;
 
   const absent: string[] = [];
-  const require = (name: string, needed: boolean) => {
-    if (needed && !p.has(name)) absent.push(name);
-  };
-  require('oauth_consumer_key', true);
+  if (!p.has('oauth_consumer_key')) absent.push('oauth_consumer_key');
   // Some clients send an empty oauth_token when they have none; it signs as given, means none.
   const token = p.get('oauth_token') || undefined;
   if (rules.tokenRequired && token === undefined) absent.push('oauth_token');
-  require('oauth_signature_method', true);
-  require('oauth_signature', true);
-  require('oauth_timestamp', needsNonce);
-  require('oauth_nonce', needsNonce);
-  require('oauth_callback', rules.kind === 'temporary');
-  require('oauth_verifier', rules.kind === 'exchange');
+  if (!p.has('oauth_signature_method')) absent.push('oauth_signature_method');
+  if (!p.has('oauth_signature')) absent.push('oauth_signature');
+  if (needsNonce && !p.has('oauth_timestamp')) absent.push('oauth_timestamp');
+  if (needsNonce && !p.has('oauth_nonce')) absent.push('oauth_nonce');
+  if (rules.kind === 'temporary' && !p.has('oauth_callback')) absent.push('oauth_callback');
+  if (rules.kind === 'exchange' && !p.has('oauth_verifier')) absent.push('oauth_verifier');
   if (absent.length > 0) {
     // No OAuth at all on a protected resource is an authentication challenge (401 with
     // WWW-Authenticate, §3.5.1), not a malformed request.
@@ -90,9 +90,9 @@ export function checkProtocolParameters(
       advice: { oauth_acceptable_versions: '1.0-1.0' },
     });
   }
-  for (const name of ['oauth_consumer_key', 'oauth_nonce', 'oauth_verifier']) {
+  for (const name of NON_EMPTY) {
     const value = p.get(name);
-    if (value !== undefined && (value === '' || Buffer.byteLength(value) > policy.maxValueBytes)) {
+    if (value !== undefined && (value === '' || tooLong(value, policy.maxValueBytes))) {
       throw new OAuthError(
         'parameter_rejected',
         `${name} must be 1 to ${policy.maxValueBytes} bytes long.`,
@@ -100,7 +100,7 @@ export function checkProtocolParameters(
       );
     }
   }
-  if (token !== undefined && Buffer.byteLength(token) > policy.maxValueBytes) {
+  if (token !== undefined && tooLong(token, policy.maxValueBytes)) {
     throw new OAuthError(
       'parameter_rejected',
       `oauth_token must be at most ${policy.maxValueBytes} bytes.`,
@@ -111,15 +111,17 @@ export function checkProtocolParameters(
   }
   const rawTimestamp = p.get('oauth_timestamp');
   let timestamp: number | undefined;
-  if (rawTimestamp !== undefined) {
+  if (rawTimestamp !== undefined && TIMESTAMP.test(rawTimestamp) && Number(rawTimestamp) > 0) {
+    timestamp = Number(rawTimestamp); // the usual case, one test
+  } else if (rawTimestamp !== undefined) {
     if (!/^[0-9]+$/.test(rawTimestamp) || /^0+$/.test(rawTimestamp)) {
       throw new OAuthError('parameter_rejected', 'oauth_timestamp must be a positive integer.', {
         advice: { oauth_parameters_rejected: 'oauth_timestamp' },
       });
     }
-    // A 13-digit millisecond timestamp is refused by the window check with the range, so
-    // the client developer sees why (handled in check-timestamp as a far-future time).
-    timestamp = TIMESTAMP.test(rawTimestamp) ? Number(rawTimestamp) : Number.MAX_SAFE_INTEGER;
+    // More than 10 digits: a 13-digit millisecond timestamp is refused by the window check
+    // with the range, so the client developer sees why (check-timestamp, a far-future time).
+    timestamp = Number.MAX_SAFE_INTEGER;
   }
   return {
     consumerKey: p.get('oauth_consumer_key')!,
@@ -131,4 +133,9 @@ export function checkProtocolParameters(
     callback: p.get('oauth_callback'),
     verifier: p.get('oauth_verifier'),
   };
+}
+
+/** More than `max` UTF-8 bytes; a UTF-16 code unit is at most 3 bytes, so short text skips the count. */
+function tooLong(value: string, max: number): boolean {
+  return value.length * 3 > max && Buffer.byteLength(value) > max;
 }
