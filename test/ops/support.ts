@@ -39,6 +39,8 @@ export interface Deployment {
   plain(): Promise<Store>;
   /** An instance: provider and app on a fresh store of this deployment. */
   instance(app?: Omit<BuildOptions, 'provider'>): Promise<Instance>;
+  /** Closes `item` after the suite, before the schema is dropped. */
+  track<T extends { close(): Promise<void> }>(item: T): T;
 }
 
 export interface Instance {
@@ -85,6 +87,10 @@ export function useDeployment(): Deployment {
       const built = await buildApp({ maintenance: false, ...app, provider });
       opened.push(built);
       return { store, provider, app: built };
+    },
+    track(item) {
+      opened.push(item);
+      return item;
     },
   };
   return deployment;
