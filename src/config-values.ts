@@ -102,6 +102,32 @@ export function path(raw: unknown): string {
   return value;
 }
 
+/** A URL with the given schemes; the message never repeats it (it may hold a password). */
+function serviceUrl(value: string, schemes: RegExp, expected: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new SettingProblem(`must be ${expected}`);
+  }
+  if (!schemes.test(url.protocol) || url.hostname === '') {
+    throw new SettingProblem(`must be ${expected}`);
+  }
+  return value;
+}
+
+/** A SQLite file path, or a `postgres://` / `postgresql://` URL. */
+export function databaseLocation(raw: unknown): string {
+  const value = path(raw);
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
+  return serviceUrl(value, /^postgres(ql)?:$/i, 'a SQLite file path or a postgres:// URL');
+}
+
+/** A `redis://` or `rediss://` URL. */
+export function redisLocation(raw: unknown): string {
+  return serviceUrl(string(raw), /^rediss?:$/i, 'a redis:// or rediss:// URL');
+}
+
 export function urlPath(raw: unknown): string {
   const value = string(raw);
   if (!/^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/.test(value)) {

@@ -10,6 +10,7 @@ import { nest, readConfigFile, resolveFrom } from './config-file.ts';
 import { builtInSignatureMethods } from './protocol/signature-methods.ts';
 import {
   boolean,
+  databaseLocation,
   ConfigError,
   enumeration,
   hostName,
@@ -18,6 +19,7 @@ import {
   list,
   optional,
   path,
+  redisLocation,
   SettingProblem,
   text,
   urlPath,
@@ -58,15 +60,72 @@ export const settings = {
   },
   /**
    * Where the data lives: the path of the embedded SQLite file (its directory is created when
-   * missing). Every command that reads or writes clients, users or tokens uses it.
+   * missing), or a `postgres://user:password@host:5432/database` URL for the store several
+   * instances share (docs/deployment.md). Every command that reads or writes clients, users or
+   * tokens uses it. A URL may hold a password: prefer the environment or the file to a flag.
    */
   database: {
     env: 'LATCHKEY_DATABASE',
-    flag: '--database <path>',
-    summary: 'SQLite database file',
+    flag: '--database <path-or-url>',
+    summary: 'SQLite database file, or a postgres:// URL',
     default: './data/latchkey.db',
-    parse: path,
+    parse: databaseLocation,
     isPath: true,
+    secret: true,
+  },
+  /**
+   * With a PostgreSQL `database`: a `redis://` (or `rediss://`) URL. Nonces and sign-in
+   * counters then live in Redis, and each instance caches clients and tokens, told of every
+   * change on the other instances through a Redis channel (revocation and secret rotation are
+   * obeyed everywhere within a second). Every instance and every CLI command that changes
+   * clients or tokens must use the same Redis and `redisPrefix`.
+   */
+  redis: {
+    env: 'LATCHKEY_REDIS',
+    flag: '--redis <url>',
+    summary: 'redis:// URL: shared nonces, counters and cache invalidation',
+    default: undefined,
+    parse: optional(redisLocation),
+    secret: true,
+  },
+  /** The PostgreSQL schema holding Latchkey's tables (created by the first migration). */
+  postgresSchema: {
+    env: 'LATCHKEY_POSTGRES_SCHEMA',
+    flag: '--postgres-schema <name>',
+    summary: 'PostgreSQL schema of the tables',
+    default: 'latchkey',
+    parse: text(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'an SQL identifier of 1-63 characters'),
+  },
+  /**
+   * Prefix of every Redis key and of the invalidation channel, so several deployments can
+   * share one Redis. Under Redis Cluster give it a hash tag, such as `{latchkey}:`.
+   */
+  redisPrefix: {
+    env: 'LATCHKEY_REDIS_PREFIX',
+    flag: '--redis-prefix <text>',
+    summary: 'prefix of the Redis keys',
+    default: 'latchkey:',
+    parse: text(/^[\x21-\x7e]{1,64}$/, 'printable ASCII without spaces, 1-64 characters'),
+  },
+  /**
+   * With `redis`: the longest time, in seconds, an instance serves a cached client or token
+   * without reading it again, a safety net behind the invalidation channel (the cache is also
+   * emptied and bypassed whenever the channel's connection is lost).
+   */
+  cacheTtlSeconds: {
+    env: 'LATCHKEY_CACHE_TTL',
+    flag: '--cache-ttl <seconds>',
+    summary: 'longest life of a cached client or token, seconds',
+    default: 30,
+    parse: integer(1, 3600),
+  },
+  /** With `redis`: clients, and tokens, each instance keeps cached; `0` turns the cache off. */
+  cacheMaxEntries: {
+    env: 'LATCHKEY_CACHE_MAX_ENTRIES',
+    flag: '--cache-max-entries <count>',
+    summary: 'cached clients and tokens per instance (0: no cache)',
+    default: 10000,
+    parse: integer(0, 1_000_000),
   },
   /**
    * PEM certificate file (with its chain). With `tlsKey`, `latchkey serve` speaks HTTPS
@@ -230,6 +289,30 @@ export const settings = {
     secret: true,
   },
   /**
+   * Answer `GET /metrics` to anyone. By default only a scraper on this machine connecting
+   * directly (not through a proxy) may read it; others get 404 (docs/decisions.md).
+   */
+  metricsPublic: {
+    env: 'LATCHKEY_METRICS_PUBLIC',
+    flag: '--metrics-public',
+    summary: 'answer GET /metrics to anyone',
+    default: false,
+    parse: boolean,
+  },
+  /**
+   * Answer `GET /metrics` to `Authorization: Bearer <this token>` only, from anywhere (and no
+   * longer to loopback without it); at least 16 characters. No flag: a command line is visible
+   * to every user of the machine.
+   */
+  metricsToken: {
+    env: 'LATCHKEY_METRICS_TOKEN',
+    flag: undefined,
+    summary: 'bearer token for GET /metrics (at least 16 characters)',
+    default: undefined,
+    parse: optional(text(/^\S{16,}$/, 'at least 16 characters without spaces')),
+    secret: true,
+  },
+  /**
    * Gateway mode: the API to protect, e.g. `http://127.0.0.1:3000`. Every request outside
    * Latchkey's own paths is verified, then forwarded there with `X-OAuth-Client`,
    * `X-OAuth-Owner` and `X-OAuth-Scope` set and the protocol parameters removed
@@ -312,6 +395,16 @@ export type LatchkeyConfig = { readonly [K in TopLevel]: Values[K] } & {
 
 export const settingNames = Object.keys(settings) as SettingName[];
 
+/** What every command that opens the store takes: where it is and how it is shared. */
+export const storeSettingNames = [
+  'database',
+  'redis',
+  'postgresSchema',
+  'redisPrefix',
+  'cacheTtlSeconds',
+  'cacheMaxEntries',
+] as const satisfies readonly SettingName[];
+
 export interface ConfigSources {
   /** Values from the command line, by setting name; undefined means not given. */
   readonly flags?: Readonly<Partial<Record<SettingName, unknown>>> | undefined;
@@ -392,6 +485,13 @@ function checkTogether(
       given,
       origins[given] ?? 'default',
       `${where(given)}: needs ${missing} too (${other.flag} or ${other.env}): give both or neither`,
+    );
+  }
+  if (values['redis'] !== undefined && !/^postgres(ql)?:\/\//i.test(String(values['database']))) {
+    throw new ConfigError(
+      'redis',
+      origins['redis'] ?? 'default',
+      `${where('redis')}: needs a PostgreSQL database (database must be a postgres:// URL)`,
     );
   }
   const seen = new Map<unknown, SettingName>();

@@ -19,14 +19,35 @@ export async function policyOf(config: LatchkeyConfig): Promise<Partial<Policy>>
   };
 }
 
-/** Opens the database the configuration names (applying migrations). */
-export async function openStore(config: LatchkeyConfig): Promise<Store> {
-  const { createSqliteStore } = await import('../store/index.ts');
+/** The database as it may be shown: a URL without its password. */
+export function shownDatabase(database: string): string {
   try {
-    return createSqliteStore({ path: config.database });
+    const url = new URL(database);
+    if (url.password !== '') url.password = '***';
+    return url.protocol === 'file:' ? database : url.toString();
+  } catch {
+    return database;
+  }
+}
+
+/**
+ * Opens the store the configuration names (applying migrations): SQLite, or PostgreSQL with
+ * Redis and the per-instance cache, whose writes tell running instances (src/store/open.ts).
+ */
+export async function openStore(config: LatchkeyConfig): Promise<Store> {
+  const { openStore: open } = await import('../store/index.ts');
+  try {
+    return await open(config.database, {
+      ...(config.redis === undefined ? {} : { redis: config.redis }),
+      schema: config.postgresSchema,
+      redisPrefix: config.redisPrefix,
+      cache: { ttlMs: config.cacheTtlSeconds * 1000, maxEntries: config.cacheMaxEntries },
+    });
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new CommandFailure(`database ${config.database}: cannot be opened (${detail})`);
+    throw new CommandFailure(
+      `database ${shownDatabase(config.database)}: cannot be opened (${detail})`,
+    );
   }
 }
 

@@ -10,6 +10,7 @@ import { withProvider } from '../context.ts';
 import { CommandFailure, UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
+import { storeSettingNames } from '../../config.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -80,7 +81,7 @@ interface AddOptions {
 
 export function registerClients(program: Command): void {
   const clients = program.command('clients').description('register and manage client applications');
-  const store = (command: Command) => withSettings(command, ['database']);
+  const store = (command: Command) => withSettings(command, storeSettingNames);
 
   store(clients.command('add'))
     .description('register a client and print its key and secret (the secret is shown once)')

@@ -73,6 +73,7 @@ export function registerServe(program: Command): void {
           logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
           bodyLimit: config.bodyLimit,
           sessionSecret: config.sessionSecret,
+          metrics: { public: config.metricsPublic, token: config.metricsToken },
           gateway:
             config.gateway.upstream === undefined
               ? undefined

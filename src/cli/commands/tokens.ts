@@ -10,6 +10,7 @@ import { withProvider } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
+import { storeSettingNames } from '../../config.ts';
 
 function lifetime(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) {
@@ -36,7 +37,7 @@ interface IssueOptions {
 
 export function registerTokens(program: Command): void {
   const tokens = program.command('tokens').description('issue, list and revoke token credentials');
-  const store = (command: Command) => withSettings(command, ['database']);
+  const store = (command: Command) => withSettings(command, storeSettingNames);
 
   store(tokens.command('issue'))
     .description('issue token credentials for a user and a client without the flow (printed once)')

@@ -4,6 +4,7 @@ import { withProvider } from '../context.ts';
 import { print, printJson, table, time } from '../output.ts';
 import { passwordFrom } from '../read-input.ts';
 import { configOf, withSettings } from '../settings-options.ts';
+import { storeSettingNames } from '../../config.ts';
 
 interface PasswordOptions {
   password?: string;
@@ -21,7 +22,7 @@ function passwordOptions(command: Command): Command {
 
 export function registerUsers(program: Command): void {
   const users = program.command('users').description('manage resource owner accounts');
-  const store = (command: Command) => withSettings(command, ['database']);
+  const store = (command: Command) => withSettings(command, storeSettingNames);
 
   passwordOptions(store(users.command('add')))
     .description('create an account')
