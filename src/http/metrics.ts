@@ -79,6 +79,11 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
     help: 'Token credentials revoked through this instance.',
     registers,
   });
+  const upkeepFailures = new Counter({
+    name: 'latchkey_maintenance_failures_total',
+    help: 'Rounds of periodic upkeep (last-use writes, purges) that failed.',
+    registers,
+  });
   for (const kind of ['temporary', 'token']) issued.inc({ kind }, 0);
   revoked.inc(0);
 
@@ -108,7 +113,18 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
 
   const onToken = () => revoked.inc();
   const onGrant = (event: { count?: number }) => revoked.inc(event.count ?? 1);
-  provider.events.on('token.revoked', onToken).on('grant.revoked', onGrant);
+  const onUpkeepFailure = (error: unknown) => {
+    upkeepFailures.inc();
+    // The message only: a store error never carries a secret, but a stack adds nothing here.
+    app.log.warn(
+      { err: error instanceof Error ? error.message : String(error) },
+      'maintenance failed',
+    );
+  };
+  provider.events
+    .on('token.revoked', onToken)
+    .on('grant.revoked', onGrant)
+    .on('error.maintenance', onUpkeepFailure);
 
   // The nonce count may scan the store (COUNT(*), or a SCARD per second in Redis): sampled.
   let sampler: NodeJS.Timeout | undefined;
@@ -127,7 +143,10 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
   });
   app.addHook('onClose', async function stopSampling() {
     clearInterval(sampler);
-    provider.events.off('token.revoked', onToken).off('grant.revoked', onGrant);
+    provider.events
+      .off('token.revoked', onToken)
+      .off('grant.revoked', onGrant)
+      .off('error.maintenance', onUpkeepFailure);
   });
 
   const allowed = createMetricsAccess(options, context.transport);

@@ -178,6 +178,14 @@ describe('Issue 6 /metrics: what it counts over a full flow', () => {
   });
 });
 
+describe('Issue 6 /metrics: upkeep', () => {
+  it('counts a failed round of periodic upkeep', () =>
+    withWorld({}, async (world) => {
+      world.provider.events.emit('error.maintenance', new Error('the store did not answer'));
+      assert.equal(sample(await scrape(world), 'latchkey_maintenance_failures_total'), 1);
+    }));
+});
+
 describe('Issue 6 /metrics: the cache hit ratio', { skip: await servicesSkip() }, () => {
   const deployment = useDeployment();
 

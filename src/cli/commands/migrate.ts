@@ -3,7 +3,8 @@
  * opening the store applies the migrations, so this opens it and reports the version. For
  * PostgreSQL it applies them under the schema's advisory lock, so it is safe while instances
  * run (they wait for it) and when several deploy steps race (one applies, the others find it
- * done).
+ * done). `--from <sqlite-file>` then copies an embedded store's owners, clients and live
+ * tokens into PostgreSQL (src/cli/copy-store.ts).
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -58,15 +59,49 @@ async function migratePostgres(config: LatchkeyConfig): Promise<Versions> {
   }
 }
 
+/** Copies the SQLite store at `from` into the configured (PostgreSQL) store. */
+async function copyFrom(config: LatchkeyConfig, from: string) {
+  if (!existsSync(from)) throw new CommandFailure(`--from ${from}: no such SQLite database file`);
+  const [{ createSqliteStore }, { copyStore }] = await Promise.all([
+    import('../../store/sqlite/index.ts'),
+    import('../copy-store.ts'),
+  ]);
+  const source = createSqliteStore({ path: from });
+  try {
+    const target = await openStore(config);
+    try {
+      return await copyStore(source, target, Date.now());
+    } finally {
+      await target.close();
+    }
+  } finally {
+    await source.close();
+  }
+}
+
 export function registerMigrate(program: Command): void {
   withSettings(program.command('migrate'), storeSettingNames)
     .description('apply the database migrations and report the schema version')
+    .option(
+      '--from <sqlite-file>',
+      'then copy owners, clients and live tokens from this SQLite store',
+    )
     .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }, command: Command) => {
+    .addHelpText(
+      'after',
+      '\nExamples:\n  latchkey migrate\n  LATCHKEY_DATABASE=postgres://latchkey@db/latchkey latchkey migrate --from ./data/latchkey.db',
+    )
+    .action(async (options: { json?: boolean; from?: string }, command: Command) => {
       const config = configOf(command);
       const { isPostgresUrl } = await import('../../store/open.ts');
       const postgres = isPostgresUrl(config.database);
+      if (options.from !== undefined && !postgres) {
+        throw new CommandFailure(
+          '--from copies into PostgreSQL: set database to a postgres:// URL',
+        );
+      }
       const versions = postgres ? await migratePostgres(config) : await migrateSqlite(config);
+      const copied = options.from === undefined ? undefined : await copyFrom(config, options.from);
       const database = postgres
         ? `${shownDatabase(config.database)} (schema ${config.postgresSchema})`
         : config.database;
@@ -75,8 +110,14 @@ export function registerMigrate(program: Command): void {
         schemaVersion: versions.after,
         latestVersion: versions.latest,
         applied: versions.after - versions.before,
+        ...(copied === undefined ? {} : { copied }),
       };
       if (options.json === true) return printJson(report);
+      if (copied !== undefined) {
+        print(
+          `Copied from ${options.from}: ${copied.owners} owner(s), ${copied.clients} client(s), ${copied.tokens} token(s); ${copied.skipped} skipped (already there, revoked or expired).`,
+        );
+      }
       print(
         report.applied === 0
           ? `Database ${database} is up to date (schema version ${versions.after}).`
