@@ -164,7 +164,7 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
 /** Hit ratio of the per-instance cache (src/store/cached.ts), when the store has one. */
 function registerCacheMetrics(registers: Registry[], provider: Provider): void {
   const counted = { clients: { hits: 0, misses: 0 }, tokens: { hits: 0, misses: 0 } };
-  const lookups = new Counter({
+  new Counter({
     name: 'latchkey_cache_lookups_total',
     help: 'Client and token lookups, answered by the cache (hit) or the store (miss).',
     labelNames: ['cache', 'result'] as const,
@@ -180,7 +180,6 @@ function registerCacheMetrics(registers: Registry[], provider: Provider): void {
       }
     },
   });
-  void lookups;
   new Gauge({
     name: 'latchkey_cache_hit_ratio',
     help: 'Share of lookups the cache answered since start (0 before any lookup).',
