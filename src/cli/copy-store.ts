@@ -36,19 +36,8 @@ export async function copyStore(from: Store, to: Store, now: number): Promise<Co
       continue;
     }
     // The target sets its own creation time; every other field moves as it is.
-    await to.clients.create({
-      key: client.key,
-      secret: client.secret,
-      name: client.name,
-      description: client.description,
-      website: client.website,
-      callbacks: client.callbacks,
-      signatureMethods: client.signatureMethods,
-      rsaPublicKey: client.rsaPublicKey,
-      constrainedDevice: client.constrainedDevice,
-      verified: client.verified,
-      developerId: client.developerId,
-    });
+    const { createdAt, ...fields } = client;
+    await to.clients.create(fields);
     clients += 1;
   }
   const lastUsed = new Map<string, number>();
@@ -58,15 +47,8 @@ export async function copyStore(from: Store, to: Store, now: number): Promise<Co
       skipped += 1;
       continue;
     }
-    await to.tokenCredentials.create({
-      token: token.token,
-      secret: token.secret,
-      clientKey: token.clientKey,
-      ownerId: token.ownerId,
-      scope: token.scope,
-      issuedAt: token.issuedAt,
-      expiresAt: token.expiresAt,
-    });
+    const { lastUsedAt, revokedAt, ...issued } = token;
+    await to.tokenCredentials.create(issued);
     if (token.lastUsedAt !== null) lastUsed.set(token.token, token.lastUsedAt);
     tokens += 1;
   }
