@@ -1,16 +1,21 @@
 /**
- * `--profile`: Latchkey under the HMAC-SHA1 load with V8's CPU profiler on, and the
- * profile reduced to the functions with the most self time, so docs/benchmarks.md can say
- * where the time goes. The .cpuprofile file stays in the scratch directory's copy under
- * bench/results/ for a flame graph (Chrome DevTools, speedscope).
+ * `--profile`: Latchkey under load with V8's CPU profiler on for the measured window only,
+ * for each scenario whose target matters most (HMAC-SHA1, RSA-SHA1, flows, gateway), reduced
+ * to self time by area and by function so docs/benchmarks.md can say where the time goes.
+ * The profiles are left in bench/results/<scenario>.cpuprofile (ignored by git) for a flame
+ * graph in Chrome DevTools or speedscope.
  */
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { ROOT, runGenerator, startServer } from './processes.ts';
-import type { ProfileEntry } from './results.ts';
+import { ROOT, runGenerator } from './processes.ts';
+import type { ProfileEntry, ProfileRecord } from './results.ts';
 import type { RunContext } from './rounds.ts';
-import { scenarios } from './scenarios.ts';
+import { scenarios, servers } from './scenarios.ts';
+import type { ServerId } from './scenarios.ts';
 import type { SeededCredentials } from './seed/seed-latchkey.ts';
+import { startGroup } from './server-group.ts';
+
+export const PROFILED = ['hmac-sha1', 'rsa-sha1', 'flows', 'gateway'] as const;
 
 interface ProfileNode {
   id: number;
@@ -19,45 +24,67 @@ interface ProfileNode {
   children?: number[];
 }
 
-export async function runProfile(
+export async function runProfiles(
   context: RunContext,
+  seeded: ReadonlyMap<ServerId, SeededCredentials>,
+): Promise<ProfileRecord[]> {
+  const records: ProfileRecord[] = [];
+  for (const id of PROFILED) {
+    const scenario = scenarios.find((s) => s.id === id)!;
+    const def = servers.find((d) => d.id === scenario.server)!;
+    const credentials = seeded.get(def.id);
+    if (credentials === undefined || def.unavailable() !== undefined) continue;
+    context.log(`profiling ${id}`);
+    try {
+      records.push(await profileOne(context, id, credentials));
+    } catch (error) {
+      context.log(`profiling ${id} FAILED: ${error instanceof Error ? error.message : error}`);
+    }
+  }
+  return records;
+}
+
+async function profileOne(
+  context: RunContext,
+  id: (typeof PROFILED)[number],
   credentials: SeededCredentials,
-): Promise<{ scenario: string; top: ProfileEntry[]; areas: ProfileEntry[] }> {
-  const file = `${context.dir}/latchkey-hmac.cpuprofile`;
-  const server = await startServer(
-    [
-      'bench/servers/latchkey.ts',
-      '--database',
-      `${context.dir}/latchkey.db`,
-      '--profile-file',
-      file,
-    ],
-    { pin: context.machine.pinning?.server },
-  );
-  const hmac = scenarios.find((s) => s.id === 'hmac-sha1')!;
-  context.log('profiling hmac-sha1');
-  // Profile the measured window only: start when the generator's warm-up ends.
-  const warm = setTimeout(
-    () => process.kill(server.pid, 'SIGUSR2'),
-    context.options.warmupMs + 300,
-  );
-  await runGenerator({
-    load: {
-      host: '127.0.0.1',
-      port: server.port,
-      connections: context.options.connections,
-      warmupMs: context.options.warmupMs,
-      durationMs: context.options.durationMs,
-    },
-    workload: hmac.workload({ host: `127.0.0.1:${server.port}`, credentials, poolSize: 0 }),
-    pin: context.machine.pinning?.generator,
+): Promise<ProfileRecord> {
+  const scenario = scenarios.find((s) => s.id === id)!;
+  const def = servers.find((d) => d.id === scenario.server)!;
+  const file = `${context.dir}/${id}.cpuprofile`;
+  const group = await startGroup(def, {
+    dir: context.dir,
+    pin: context.machine.pinning?.server,
+    leanEnv: '{}',
+    latchkeyArgs: ['--profile-file', file],
   });
-  clearTimeout(warm);
-  await server.stop();
+  const { options } = context;
+  // Profile the measured window only: start when the generator's warm-up ends.
+  const warm = setTimeout(() => process.kill(group.main.pid, 'SIGUSR2'), options.warmupMs + 300);
+  try {
+    await runGenerator({
+      load: {
+        host: '127.0.0.1',
+        port: group.main.port,
+        connections: options.connections,
+        warmupMs: options.warmupMs,
+        durationMs: options.durationMs,
+      },
+      workload: scenario.workload({
+        host: `127.0.0.1:${group.main.port}`,
+        credentials,
+        poolSize: Math.ceil((12_000 * (options.warmupMs + options.durationMs)) / 1000),
+      }),
+      pin: context.machine.pinning?.generator,
+    });
+  } finally {
+    clearTimeout(warm);
+    await group.stop();
+  }
   if (!existsSync(file)) throw new Error('The server wrote no CPU profile.');
-  copyFileSync(file, `${ROOT}bench/results/latchkey-hmac.cpuprofile`);
+  copyFileSync(file, `${ROOT}bench/results/${id}.cpuprofile`);
   const summary = summarizeProfile(readFileSync(file, 'utf8'));
-  return { scenario: 'hmac-sha1', top: summary.functions.slice(0, 25), areas: summary.areas };
+  return { scenario: id, top: summary.functions.slice(0, 20), areas: summary.areas };
 }
 
 /**

@@ -55,7 +55,10 @@ export interface SoakSample {
   readonly rss: number;
   readonly heapUsed: number;
   readonly nonces: number;
+  /** Database, WAL and shared-memory files together. */
   readonly diskBytes: number;
+  /** The WAL alone (recorded since the harness split it out). */
+  readonly walBytes?: number;
 }
 
 export interface SoakRecord {
@@ -75,6 +78,14 @@ export interface ProfileEntry {
   readonly selfPercent: number;
 }
 
+export interface ProfileRecord {
+  readonly scenario: string;
+  /** Self time by function, largest first. */
+  readonly top: ProfileEntry[];
+  /** Self time by area of the code (our layers, packages, Node, the engine). */
+  readonly areas: ProfileEntry[];
+}
+
 export interface RunRecord {
   readonly version: 1;
   readonly machine: Machine;
@@ -84,9 +95,7 @@ export interface RunRecord {
   soak: SoakRecord | undefined;
   /** HEAD when the run ended; differs from machine.commit when sources changed mid-run. */
   commitAtEnd: string | undefined;
-  profile:
-    | { readonly scenario: string; readonly top: ProfileEntry[]; readonly areas: ProfileEntry[] }
-    | undefined;
+  profiles: ProfileRecord[] | undefined;
 }
 
 export function median(values: readonly number[]): number {

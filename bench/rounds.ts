@@ -17,7 +17,7 @@ import type { ServerGroup } from './server-group.ts';
 import { measureCliStartup } from './startup.ts';
 import { describeRound } from './round-line.ts';
 
-const POOL_RATE_GUESS = 10_000;
+const POOL_RATE_GUESS = 12_000;
 
 export interface RunContext {
   readonly options: BenchOptions;
@@ -186,10 +186,10 @@ function paceFor(scenario: Scenario, roundRps: Map<string, number>): number | un
   return of === undefined ? undefined : Math.max(1, Math.round(of * scenario.pace.fraction));
 }
 
-/** Enough pre-signed requests for the round: the last round's rate plus 30 %, or a guess. */
+/** Enough pre-signed requests for the round: the last round's rate plus 50 %, or a guess. */
 function poolSize(previousRps: number | undefined, options: BenchOptions): number {
   const guess = options.mode === 'smoke' ? 2000 : POOL_RATE_GUESS;
-  const rate = previousRps === undefined ? guess : previousRps * 1.3;
+  const rate = previousRps === undefined ? guess : previousRps * 1.5;
   return Math.max(500, Math.ceil((rate * (options.warmupMs + options.durationMs)) / 1000));
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { describeMachine, gitHead } from './machine.ts';
 import { parseOptions } from './options.ts';
 import { ROOT, setNiceness } from './processes.ts';
-import { runProfile } from './profile.ts';
+import { runProfiles } from './profile.ts';
 import { compareRuns } from './report/compare.ts';
 import { NOTES_END, NOTES_START, renderMarkdown } from './report/markdown.ts';
 import { renderChart } from './report/svg.ts';
@@ -92,15 +92,16 @@ async function fullRun(): Promise<RunRecord> {
     startup: outcome.startup,
     // Without --soak the recorded soak is kept; the docs give its own date and commit.
     soak: options.soak ? await soak() : previous?.soak,
-    profile: undefined,
+    profiles: undefined,
     commitAtEnd: undefined,
   };
-  const seeded = outcome.seeded.get('latchkey');
-  if (options.profile && seeded !== undefined) {
-    run.profile = await runProfile(context, seeded);
-    log('Self time in the server, by area and by function:');
-    for (const e of [...run.profile.areas.slice(0, 8), ...run.profile.top.slice(0, 10)]) {
-      log(`  ${e.selfPercent.toFixed(1).padStart(5)} %  ${e.name}  ${e.where}`);
+  if (options.profile) {
+    run.profiles = await runProfiles(context, outcome.seeded);
+    for (const profile of run.profiles) {
+      log(`Self time in the server during ${profile.scenario}, by area and by function:`);
+      for (const e of [...profile.areas.slice(0, 6), ...profile.top.slice(0, 8)]) {
+        log(`  ${e.selfPercent.toFixed(1).padStart(5)} %  ${e.name}  ${e.where}`);
+      }
     }
   }
   run.commitAtEnd = gitHead();
@@ -121,7 +122,7 @@ async function soakOnly(): Promise<RunRecord> {
     scenarios: [],
     startup: [],
     soak: undefined,
-    profile: undefined,
+    profiles: undefined,
     commitAtEnd: machine.commit,
   };
   return { ...base, soak: measured };

@@ -18,11 +18,18 @@ export interface GroupSettings {
   readonly pin: string | undefined;
   /** BENCH_CREDENTIALS for the lean verifier. */
   readonly leanEnv: string;
+  /** More arguments for the Latchkey server (e.g. `--profile-file FILE`). */
+  readonly latchkeyArgs?: readonly string[] | undefined;
 }
 
 export async function startGroup(def: ServerDef, settings: GroupSettings): Promise<ServerGroup> {
   const options = { pin: settings.pin };
-  const latchkey = ['bench/servers/latchkey.ts', '--database', `${settings.dir}/${def.id}.db`];
+  const latchkey = [
+    'bench/servers/latchkey.ts',
+    '--database',
+    `${settings.dir}/${def.id}.db`,
+    ...(settings.latchkeyArgs ?? []),
+  ];
   let upstream: ServerProcess | undefined;
   let main: ServerProcess;
   switch (def.id) {

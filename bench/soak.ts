@@ -87,18 +87,20 @@ export function soakFindings(soak: SoakRecord): SoakFindings | undefined {
   if (first === undefined || last === undefined || soak.timeline.length === 0) return undefined;
   const maxNonces = Math.max(...soak.samples.map((s) => s.nonces));
   const quarter = soak.samples.find((s) => s.t >= last.t / 4) ?? first;
-  // Marginal cost: from a reference point past start-up and JIT warm-up (a tenth of the
-  // run) to the end, growth of files and RSS over growth of live nonces.
+  // Disk: all growth of the files since before the load (the WAL's high-water mark included:
+  // it is disk the nonces cost) over the most live nonces. Memory: RSS growth from a tenth of
+  // the run (past start-up and JIT warm-up, which have nothing to do with nonces) over the
+  // nonces added meanwhile.
   const reference = soak.samples.find((s) => s.t >= last.t / 10 && s.nonces > 0) ?? first;
   const peak = soak.samples.reduce((a, b) => (b.nonces > a.nonces ? b : a), last);
+  const maxDisk = Math.max(...soak.samples.map((s) => s.diskBytes));
   const added = peak.nonces - reference.nonces;
-  const perNonce = (bytes: number) => (added <= 0 ? 0 : Math.max(0, bytes) / added);
   const p99s = soak.timeline.map((p) => p.p99).sort((a, b) => a - b);
   return {
     maxNonces,
     nonceBound: Math.ceil(soak.result.rps * (soak.windowSeconds + 5)),
-    diskBytesPerNonce: perNonce(peak.diskBytes - reference.diskBytes),
-    memoryBytesPerNonce: perNonce(peak.rss - reference.rss),
+    diskBytesPerNonce: maxNonces === 0 ? 0 : Math.max(0, maxDisk - first.diskBytes) / maxNonces,
+    memoryBytesPerNonce: added <= 0 ? 0 : Math.max(0, peak.rss - reference.rss) / added,
     rssStart: first.rss,
     rssQuarter: quarter.rss,
     rssEnd: last.rss,

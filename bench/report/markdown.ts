@@ -31,7 +31,7 @@ export function renderMarkdown(run: RunRecord, targets: TargetResult[], notes: s
     '',
     '- `npm run bench`: the full run (3 rounds of 5 s per scenario); rewrites this page (except the notes), docs/images/benchmarks.svg and bench/results/latest.json, and prints the changes against the previous record',
     '- `npm run bench -- --quick`: 3 rounds of 2 s; `--smoke`: every scenario once for about a second, writes nothing (for CI: exits non-zero only when something crashes or every request of a scenario fails)',
-    '- `--soak` adds the 5-minute soak; `--soak-only` runs just the soak into the recorded run; `--profile` adds a CPU profile of the HMAC-SHA1 scenario; `--report` rewrites this page from the recorded run',
+    '- `--soak` adds the 5-minute soak; `--soak-only` runs just the soak into the recorded run; `--profile` adds CPU profiles of the HMAC-SHA1, RSA-SHA1, flows and gateway scenarios; `--report` rewrites this page from the recorded run',
     `- \`--only id,id\` runs some scenarios (the limit always runs): ${scenarios.map((s) => `\`${s.id}\``).join(', ')}`,
     '- `--rounds N`, `--duration S`, `--warmup S`, `--connections N`, `--large-tokens N`, `--nice N`, `--no-write`: see bench/options.ts',
     '',
@@ -124,24 +124,35 @@ function startupSection(run: RunRecord): string[] {
 }
 
 function profileSection(run: RunRecord): string[] {
-  if (run.profile === undefined) return [];
-  return [
-    '## Where the time goes',
+  const profiles = run.profiles ?? [];
+  if (profiles.length === 0) return [];
+  const lines = [
+    '## Where the time goes (profiles)',
     '',
-    `CPU profile of the server during \`${run.profile.scenario}\` (\`npm run bench -- --profile\`; the`,
-    'profile is left in bench/results/latchkey-hmac.cpuprofile, not committed, for a flame graph). Self time as a share of busy time, by area:',
-    '',
-    '| share | area |',
-    '|---:|---|',
-    ...run.profile.areas.map((a) => `| ${a.selfPercent.toFixed(1)} % | ${a.name} |`),
-    '',
-    'and by function:',
-    '',
-    '| share | function | where |',
-    '|---:|---|---|',
-    ...run.profile.top.map((e) => `| ${e.selfPercent.toFixed(1)} % | \`${e.name}\` | ${e.where} |`),
+    'CPU profiles of the server over the measured window (`npm run bench -- --profile`; the files',
+    'are left in bench/results/<scenario>.cpuprofile, not committed, for a flame graph). Self time',
+    'as a share of busy time; a native call (SQLite, OpenSSL, a socket write) counts for the',
+    'JavaScript that made it.',
     '',
   ];
+  for (const profile of profiles) {
+    lines.push(
+      `### ${profile.scenario}`,
+      '',
+      `By area: ${profile.areas
+        .filter((a) => a.selfPercent >= 0.5)
+        .map((a) => `${a.name} ${a.selfPercent.toFixed(1)} %`)
+        .join(', ')}.`,
+      '',
+      '| share | function | where |',
+      '|---:|---|---|',
+      ...profile.top
+        .slice(0, 15)
+        .map((e) => `| ${e.selfPercent.toFixed(1)} % | \`${e.name}\` | ${e.where} |`),
+      '',
+    );
+  }
+  return lines;
 }
 
 function method(): string[] {

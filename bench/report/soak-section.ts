@@ -27,17 +27,17 @@ export function soakSection(run: RunRecord): string[] {
     `${when}${n(soak.seconds)} s of HMAC-SHA1 \`/api/me\` at full load: ${n(soak.result.rps)} req/s, p99 ${ms(soak.result.latency.p99)} ms, ${soak.result.errors} errors. ` +
       `Nonces expire ${soak.windowSeconds} s after their timestamp, so the store grows for the first ${soak.windowSeconds} s and purging only starts after that.`,
     '',
-    '| t (s) | live nonces | RSS MB | heap MB | database files MB |',
-    '|---:|---:|---:|---:|---:|',
+    '| t (s) | live nonces | RSS MB | heap MB | database files MB | of which WAL MB |',
+    '|---:|---:|---:|---:|---:|---:|',
     ...picked.map(
       (s) =>
-        `| ${Math.round(s.t)} | ${n(s.nonces)} | ${mb(s.rss)} | ${mb(s.heapUsed)} | ${mb(s.diskBytes)} |`,
+        `| ${Math.round(s.t)} | ${n(s.nonces)} | ${mb(s.rss)} | ${mb(s.heapUsed)} | ${mb(s.diskBytes)} | ${s.walBytes === undefined ? '–' : mb(s.walBytes)} |`,
     ),
     '',
     f === undefined
       ? ''
       : `Per-interval p99: median ${ms(f.medianIntervalP99)} ms, worst ${ms(f.worstIntervalP99)} ms (a pause counts as visible when the worst exceeds twice the median and 5 ms). ` +
-        'Bytes per live nonce = growth of the database files plus growth of RSS, divided by the growth of live nonces, from a tenth of the run (past start-up and JIT warm-up) to the most live nonces seen: an upper bound, since RSS also grows for reasons unrelated to nonces.',
+        "Bytes per live nonce = all growth of the database files since before the load (the WAL's high-water mark included: SQLite does not shrink the WAL unless `journal_size_limit` is set, so it is disk the nonces cost) over the most live nonces seen, plus RSS growth from a tenth of the run (past start-up and JIT warm-up) over the nonces added meanwhile.",
     '',
     ...worstIntervals(soak),
   ];

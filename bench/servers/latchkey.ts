@@ -71,6 +71,7 @@ if (sampleMs > 0) {
       heapUsed: memory.heapUsed,
       nonces: await store.nonces.size(),
       diskBytes: fileBytes(path) + fileBytes(`${path}-wal`) + fileBytes(`${path}-shm`),
+      walBytes: fileBytes(`${path}-wal`),
     };
     process.stdout.write(`${JSON.stringify({ sample: values })}\n`);
   };
