@@ -79,6 +79,8 @@ export interface SoakFindings {
   readonly rssEnd: number;
   readonly medianIntervalP99: number;
   readonly worstIntervalP99: number;
+  /** Intervals left out of the two figures above: the server was starved by other work. */
+  readonly starvedIntervals: number;
 }
 
 export function soakFindings(soak: SoakRecord): SoakFindings | undefined {
@@ -95,7 +97,12 @@ export function soakFindings(soak: SoakRecord): SoakFindings | undefined {
   const peak = soak.samples.reduce((a, b) => (b.nonces > a.nonces ? b : a), last);
   const maxDisk = Math.max(...soak.samples.map((s) => s.diskBytes));
   const added = peak.nonces - reference.nonces;
-  const p99s = soak.timeline.map((p) => p.p99).sort((a, b) => a - b);
+  // An interval in which other work held the machine and the server got under half its core
+  // says nothing about the server's own pauses; it is counted and left out.
+  const starved = (p: SoakRecord['timeline'][number]) =>
+    p.serverCpu !== undefined && p.otherCpu !== undefined && p.serverCpu < 0.5 && p.otherCpu > 1;
+  const own = soak.timeline.filter((p) => !starved(p));
+  const p99s = (own.length > 0 ? own : soak.timeline).map((p) => p.p99).sort((a, b) => a - b);
   return {
     maxNonces,
     nonceBound: Math.ceil(soak.result.rps * (soak.windowSeconds + 5)),
@@ -106,5 +113,6 @@ export function soakFindings(soak: SoakRecord): SoakFindings | undefined {
     rssEnd: last.rss,
     medianIntervalP99: p99s[p99s.length >> 1]!,
     worstIntervalP99: p99s.at(-1)!,
+    starvedIntervals: soak.timeline.length - own.length,
   };
 }

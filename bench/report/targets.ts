@@ -130,7 +130,9 @@ function soakTargets(run: RunRecord, results: TargetResult[]): void {
   );
   add(
     'Purged continuously, no pause visible in p99',
-    f && `worst interval p99 ${ms(f.worstIntervalP99)} ms, median ${ms(f.medianIntervalP99)} ms`,
+    f &&
+      `worst interval p99 ${ms(f.worstIntervalP99)} ms, median ${ms(f.medianIntervalP99)} ms` +
+        (f.starvedIntervals > 0 ? ` (${f.starvedIntervals} starved intervals left out)` : ''),
     f !== undefined && f.worstIntervalP99 <= Math.max(2 * f.medianIntervalP99, 5),
   );
   add(
