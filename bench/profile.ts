@@ -120,7 +120,7 @@ export function summarizeProfile(text: string): {
     const key = `${name} ${where}`;
     const entry = functions.get(key);
     functions.set(key, { name, where, selfPercent: (entry?.selfPercent ?? 0) + share(hits) });
-    const area = engine ? frame.functionName : areaOf(where);
+    const area = engine ? frame.functionName : native ? nativeAreaOf(where) : areaOf(where);
     areas.set(area, (areas.get(area) ?? 0) + share(hits));
   }
   const bySize = (x: ProfileEntry, y: ProfileEntry) => y.selfPercent - x.selfPercent;
@@ -134,6 +134,16 @@ export function summarizeProfile(text: string): {
 
 function locate(node: ProfileNode): string {
   return `${shorten(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
+}
+
+/** Native work by what it is: OpenSSL, socket I/O, SQLite, or else by its caller's area. */
+function nativeAreaOf(callerWhere: string): string {
+  if (callerWhere.startsWith('node:internal/crypto')) return 'OpenSSL (native, via node:crypto)';
+  if (/^node:(internal\/stream_base_commons|net|internal\/net)/.test(callerWhere)) {
+    return 'socket I/O (native)';
+  }
+  if (callerWhere.startsWith('src/store')) return 'SQLite (native, via src/store)';
+  return `${areaOf(callerWhere)} (native)`;
 }
 
 function areaOf(where: string): string {
