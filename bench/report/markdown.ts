@@ -164,6 +164,9 @@ function method(): string[] {
     '- **Servers**: each is started fresh for each round, pinned to its core: bare `node:http`, bare Fastify 5, a lean hand-written HMAC/RSA verifier on `node:http` (bench/servers/lean-verifier.ts: header and query only, in-memory nonces), and Latchkey as `latchkey serve` builds it, on its SQLite store (bench/servers/latchkey.ts). Databases are seeded once per run (bench/seed/); the 1,000,000 token rows are inserted with SQL in one transaction, which is not measured.',
     "- **Paced run**: the 80 % scenario sends at 80 % of the maximum measured in the same round, and measures latency from each request's scheduled send time, so queueing behind a stall is counted.",
     '- **Flows**: temporary credentials (§2.1), approval through `provider.authorization.approve` (the call the consent page makes, behind a benchmark-only route, so no HTML is scraped), token exchange (§2.3); one flow is three requests.',
+    "- **CPU**: the generator reads its own CPU time, the servers' from /proc/<pid>/stat and the whole machine's from /proc/stat at the start and end of each measured window; \"others\" is the machine's busy time minus both.",
+    '- **Start-up**: `latchkey serve --database FILE` is spawned on the server core and polled until `/.well-known/oauth1-provider` answers.',
+    "- **Soak**: one Latchkey server at full load for 5 minutes, printing its RSS, the nonce store's live entries (`store.nonces.size()`) and the size of its database files every 5 s; the generator reports throughput, p99 and CPU shares per 5-s interval.",
     '- **Results**: bench/results/latest.json holds every round; the next run prints its changes against it.',
     '',
   ];
