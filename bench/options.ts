@@ -6,6 +6,7 @@
  *   --soak     also the 5-minute run at full load (nonce store size and memory over time)
  *   --soak-only  only the soak, merged into the recorded run (a later run without --soak
  *              keeps the recorded soak, labelled with its date and commit)
+ *   --profile-only  only the CPU profiles (--profile), merged into the recorded run
  * Others: --rounds N, --duration S, --warmup S, --connections N (50), --only id,id,…,
  * --soak-seconds S, --large-tokens N, --no-write, --profile (CPU profile of the HMAC run),
  * --report (no run: rewrite the docs from bench/results/latest.json), --nice N (run servers
@@ -25,6 +26,8 @@ export interface BenchOptions {
   readonly only: readonly string[] | undefined;
   readonly soak: boolean;
   readonly soakOnly: boolean;
+  /** Only the CPU profiles, merged into the recorded run. */
+  readonly profileOnly: boolean;
   /** Niceness for every benchmark process; undefined: inherit. */
   readonly nice: number | undefined;
   readonly soakSeconds: number;
@@ -50,6 +53,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       quick: { type: 'boolean', default: false },
       soak: { type: 'boolean', default: false },
       'soak-only': { type: 'boolean', default: false },
+      'profile-only': { type: 'boolean', default: false },
       nice: { type: 'string' },
       rounds: { type: 'string' },
       duration: { type: 'string' },
@@ -68,7 +72,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     process.stdout.write(
       'Usage: npm run bench -- [--quick | --smoke] [--soak] [--rounds N] [--duration S]\n' +
         '  [--warmup S] [--connections N] [--only id,id] [--soak-seconds S]\n' +
-        '  [--large-tokens N] [--no-write] [--profile] [--report] [--soak-only] [--nice N]\n',
+        '  [--large-tokens N] [--no-write] [--profile] [--report] [--soak-only] [--profile-only] [--nice N]\n',
     );
     process.exit(0);
   }
@@ -89,13 +93,14 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     only: values.only?.split(',').map((id) => id.trim()),
     soak: values.soak || values['soak-only'],
     soakOnly: values['soak-only'],
+    profileOnly: values['profile-only'],
     nice: values.nice === undefined ? undefined : Math.round(Number(values.nice)),
     soakSeconds: number(values['soak-seconds'], mode === 'smoke' ? 3 : 300, 'soak-seconds'),
     largeTokens: Math.round(
       number(values['large-tokens'], mode === 'smoke' ? 20_000 : 1_000_000, 'large-tokens'),
     ),
     write: mode !== 'smoke' && !values['no-write'],
-    profile: values.profile,
+    profile: values.profile || values['profile-only'],
     report: values.report,
   };
 }

@@ -84,7 +84,12 @@ async function profileOne(
   if (!existsSync(file)) throw new Error('The server wrote no CPU profile.');
   copyFileSync(file, `${ROOT}bench/results/${id}.cpuprofile`);
   const summary = summarizeProfile(readFileSync(file, 'utf8'));
-  return { scenario: id, top: summary.functions.slice(0, 20), areas: summary.areas };
+  return {
+    scenario: id,
+    date: context.machine.date,
+    top: summary.functions.slice(0, 20),
+    areas: summary.areas,
+  };
 }
 
 /**

@@ -80,6 +80,8 @@ export interface ProfileEntry {
 
 export interface ProfileRecord {
   readonly scenario: string;
+  /** When it was profiled (it may come from a later --profile-only run than the tables). */
+  readonly date?: string;
   /** Self time by function, largest first. */
   readonly top: ProfileEntry[];
   /** Self time by area of the code (our layers, packages, Node, the engine). */

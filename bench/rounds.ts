@@ -9,7 +9,7 @@ import type { BenchOptions } from './options.ts';
 import { summarize } from './results.ts';
 import type { RoundResult, ScenarioRecord, StartupRecord } from './results.ts';
 import { scenarios, servers } from './scenarios.ts';
-import type { Scenario, ServerId } from './scenarios.ts';
+import type { Scenario, ServerDef, ServerId } from './scenarios.ts';
 import { leanCredentials } from './seed/lean-credentials.ts';
 import type { SeededCredentials } from './seed/seed-latchkey.ts';
 import { startGroup } from './server-group.ts';
@@ -67,23 +67,7 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
   const runnable = active.filter((def) => def.unavailable() === undefined);
 
   const lean = leanCredentials();
-  const seeded = new Map<ServerId, SeededCredentials>();
-  await Promise.all(
-    runnable
-      .filter((def) => def.tokens !== undefined)
-      .map(async (def) => {
-        const tokens = def.tokens === 'large' ? options.largeTokens : def.tokens!;
-        log(`seeding ${def.id} (${tokens.toLocaleString('en-US')} token credentials)`);
-        const credentials = await runScript<SeededCredentials>([
-          'bench/seed/seed-latchkey.ts',
-          '--database',
-          `${context.dir}/${def.id}.db`,
-          '--tokens',
-          String(tokens),
-        ]);
-        seeded.set(def.id, credentials);
-      }),
-  );
+  const seeded = await seedDatabases(context, runnable);
 
   const startup = new Map<ServerId, StartupRecord>();
   const pin = context.machine.pinning;
@@ -178,6 +162,31 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
   }
   for (const record of records.values()) record.summary = summarize(record.rounds);
   return { records: [...records.values()], startup: [...startup.values()], seeded };
+}
+
+/** Seeds each Latchkey database of these servers (in parallel; not measured). */
+export async function seedDatabases(
+  context: RunContext,
+  defs: readonly ServerDef[],
+): Promise<Map<ServerId, SeededCredentials>> {
+  const seeded = new Map<ServerId, SeededCredentials>();
+  await Promise.all(
+    defs
+      .filter((def) => def.tokens !== undefined)
+      .map(async (def) => {
+        const tokens = def.tokens === 'large' ? context.options.largeTokens : def.tokens!;
+        context.log(`seeding ${def.id} (${tokens.toLocaleString('en-US')} token credentials)`);
+        const credentials = await runScript<SeededCredentials>([
+          'bench/seed/seed-latchkey.ts',
+          '--database',
+          `${context.dir}/${def.id}.db`,
+          '--tokens',
+          String(tokens),
+        ]);
+        seeded.set(def.id, credentials);
+      }),
+  );
+  return seeded;
 }
 
 function paceFor(scenario: Scenario, roundRps: Map<string, number>): number | undefined {

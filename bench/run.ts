@@ -15,7 +15,8 @@ import { NOTES_END, NOTES_START, renderMarkdown } from './report/markdown.ts';
 import { renderChart } from './report/svg.ts';
 import { judgeTargets } from './report/targets.ts';
 import type { RunRecord } from './results.ts';
-import { runRounds } from './rounds.ts';
+import { runRounds, seedDatabases } from './rounds.ts';
+import { servers } from './scenarios.ts';
 import type { RunContext } from './rounds.ts';
 import { runSoak } from './soak.ts';
 
@@ -56,14 +57,18 @@ log(
 
 let crashed = false;
 try {
-  const run = options.soakOnly ? await soakOnly() : await fullRun();
+  const run = options.soakOnly
+    ? await soakOnly()
+    : options.profileOnly
+      ? await profileOnly()
+      : await fullRun();
   const targets = judgeTargets(run);
   log('');
   for (const t of targets) log(`${t.status.padEnd(12)} ${t.target}: ${t.measured}`);
   const failed = run.scenarios.filter((s) => s.status === 'failed');
   for (const s of failed) log(`FAILED ${s.id}: ${s.note}`);
   crashed ||= failed.length > 0;
-  if (previous !== undefined && !options.soakOnly) {
+  if (previous !== undefined && !options.soakOnly && !options.profileOnly) {
     log('');
     for (const line of compareRuns(previous, run)) log(line);
   }
@@ -95,20 +100,32 @@ async function fullRun(): Promise<RunRecord> {
     profiles: undefined,
     commitAtEnd: undefined,
   };
-  if (options.profile) {
-    run.profiles = await runProfiles(context, outcome.seeded);
-    for (const profile of run.profiles) {
-      log(`Self time in the server during ${profile.scenario}, by area and by function:`);
-      for (const e of [...profile.areas.slice(0, 6), ...profile.top.slice(0, 8)]) {
-        log(`  ${e.selfPercent.toFixed(1).padStart(5)} %  ${e.name}  ${e.where}`);
-      }
-    }
-  }
+  // Without --profile the recorded profiles are kept, as the soak is.
+  run.profiles = options.profile ? await profiles(outcome.seeded) : previous?.profiles;
   run.commitAtEnd = gitHead();
   if (run.commitAtEnd !== machine.commit) {
     log(`Note: HEAD moved from ${machine.commit} to ${run.commitAtEnd} during the run.`);
   }
   return run;
+}
+
+async function profiles(seeded: Parameters<typeof runProfiles>[1]): Promise<RunRecord['profiles']> {
+  const records = await runProfiles(context, seeded);
+  for (const profile of records) {
+    log(`Self time in the server during ${profile.scenario}, by area and by function:`);
+    for (const e of [...profile.areas.slice(0, 6), ...profile.top.slice(0, 8)]) {
+      log(`  ${e.selfPercent.toFixed(1).padStart(5)} %  ${e.name}  ${e.where}`);
+    }
+  }
+  return records;
+}
+
+/** The CPU profiles alone, put into the recorded run in place of its profiles. */
+async function profileOnly(): Promise<RunRecord> {
+  if (previous === undefined) throw new Error('--profile-only needs a recorded run first');
+  const defs = servers.filter((d) => ['latchkey', 'latchkey-flows', 'gateway'].includes(d.id));
+  const seeded = await seedDatabases(context, defs);
+  return { ...previous, profiles: await profiles(seeded) };
 }
 
 /** The soak alone, put into the recorded run in place of its soak. */

@@ -136,8 +136,12 @@ function profileSection(run: RunRecord): string[] {
     '',
   ];
   for (const profile of profiles) {
+    const when =
+      profile.date === undefined || profile.date === run.machine.date
+        ? ''
+        : ` (profiled ${profile.date.slice(0, 16)}, after the run above, same code unless the commit says otherwise)`;
     lines.push(
-      `### ${profile.scenario}`,
+      `### ${profile.scenario}${when}`,
       '',
       `By area: ${profile.areas
         .filter((a) => a.selfPercent >= 0.5)
