@@ -47,3 +47,31 @@ export function describeMachine(): Machine {
     commit: gitHead(),
   };
 }
+
+/**
+ * Whether anything the measured processes load (src/, the servers, the generator, the seeding)
+ * differs between two commits; undefined when git cannot tell.
+ */
+export function measuredSourcesChanged(from: string, to: string): boolean | undefined {
+  try {
+    const names = execFileSync(
+      'git',
+      [
+        'diff',
+        '--name-only',
+        from,
+        to,
+        '--',
+        'src',
+        'bench/servers',
+        'bench/load',
+        'bench/seed',
+        'bin',
+      ],
+      { encoding: 'utf8' },
+    );
+    return names.trim() !== '';
+  } catch {
+    return undefined;
+  }
+}

@@ -6,6 +6,7 @@
 import { median } from '../results.ts';
 import type { RunRecord, ScenarioRecord } from '../results.ts';
 import { ms, n } from './format.ts';
+import { measuredSourcesChanged } from '../machine.ts';
 import { scenarios } from '../scenarios.ts';
 import { soakSection } from './soak-section.ts';
 import type { TargetResult } from './targets.ts';
@@ -39,10 +40,7 @@ export function renderMarkdown(run: RunRecord, targets: TargetResult[], notes: s
     '',
     `- Date: ${m.date}; mode: ${o.mode}, ${o.rounds} round(s) of ${o.durationMs / 1000} s per scenario after a ${o.warmupMs / 1000} s warm-up; medians over rounds`,
     `- Node ${m.node}; CPU: ${m.cpu}, ${m.cores} cores; load average at start ${m.loadAverage.toFixed(2)}`,
-    `- Commit: ${m.commit ?? 'unknown'}` +
-      (run.commitAtEnd !== undefined && run.commitAtEnd !== m.commit
-        ? ` to ${run.commitAtEnd}: **the sources changed during the run**, so later rounds measured newer code`
-        : ''),
+    `- Commit: ${m.commit ?? 'unknown'}${commitNote(run)}`,
     `- Pinning: ${pinning}`,
     `- ${o.connections} keep-alive connections, one request in flight each (no pipelining); every signed request has a fresh nonce and the current timestamp`,
     '- The machine is shared: other work (test suites, builds) runs at the same time, so figures are noisy; compare ratios, and rerun before concluding',
@@ -87,6 +85,15 @@ export function renderMarkdown(run: RunRecord, targets: TargetResult[], notes: s
     ...method(),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+function commitNote(run: RunRecord): string {
+  const from = run.machine.commit;
+  const to = run.commitAtEnd;
+  if (from === undefined || to === undefined || from === to) return '';
+  return measuredSourcesChanged(from, to) === false
+    ? ` (HEAD moved to ${to} during the run, in the harness's own orchestration files only: every server, the generator and the seeding ran the sources of ${from})`
+    : ` to ${to}: **the sources changed during the run**, so later rounds measured newer code`;
 }
 
 function row(s: ScenarioRecord): string {
