@@ -15,7 +15,7 @@ const escape = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function colour(id: string): string {
-  if (id === 'limit' || id === 'fastify' || id === 'upstream') return '#8a8f98';
+  if (id.startsWith('limit') || id === 'fastify' || id === 'upstream') return '#8a8f98';
   if (id.startsWith('lean')) return '#d08a2e';
   return '#2f6db5';
 }
