@@ -5,16 +5,28 @@
  * connection turns automatic checkpoints off and a worker thread with a connection of its own
  * runs a PASSIVE checkpoint every interval (any connection may checkpoint a WAL database;
  * PASSIVE never blocks writers). Durability is unchanged: commits are in the WAL either way.
+ *
+ * Under steady writes a PASSIVE checkpoint never catches up with the writer, and SQLite
+ * restarts the log only after a checkpoint that did, so the WAL would grow without end. Once
+ * it passes `maxWalBytes` the worker runs a TRUNCATE checkpoint instead: it holds new writes
+ * back for the moment it takes (they wait on busy_timeout), copies what is left and empties
+ * the log, which bounds the WAL on disk.
  */
 import { Worker } from 'node:worker_threads';
 
 // An eval'd worker (CommonJS), so it runs the same from src/ and from a build.
 const workerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { statSync } = require('node:fs');
 const { DatabaseSync } = require('node:sqlite');
 const db = new DatabaseSync(workerData.path, { timeout: workerData.busyTimeoutMs });
-const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-const run = () => { try { checkpoint.get(); } catch { /* busy or closing: next time */ } };
+const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const truncate = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
+const walSize = () => { try { return statSync(workerData.path + '-wal').size; } catch { return 0; } };
+const run = () => {
+  try { (walSize() > workerData.maxWalBytes ? truncate : passive).get(); }
+  catch { /* busy or closing: next time */ }
+};
 const timer = setInterval(run, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);
@@ -29,14 +41,18 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
+/** The WAL size past which the worker empties the log (a TRUNCATE checkpoint). */
+export const MAX_WAL_BYTES = 32 * 1024 * 1024;
+
 export function startCheckpointer(
   path: string,
   intervalMs: number,
   busyTimeoutMs: number,
+  maxWalBytes = MAX_WAL_BYTES,
 ): Checkpointer {
   const worker = new Worker(workerSource, {
     eval: true,
-    workerData: { path, intervalMs, busyTimeoutMs },
+    workerData: { path, intervalMs, busyTimeoutMs, maxWalBytes },
     execArgv: ['--disable-warning=ExperimentalWarning'],
   });
   worker.unref(); // never keeps the process alive

@@ -35,6 +35,8 @@ export interface SqliteStoreOptions {
    * command does).
    */
   readonly checkpointIntervalMs?: number;
+  /** The WAL size past which the checkpoint worker empties the log (default 32 MiB). */
+  readonly maxWalBytes?: number;
 }
 
 function open(path: string, busyTimeoutMs: number): DatabaseSync {
@@ -64,7 +66,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   let checkpointer: ReturnType<typeof startCheckpointer> | undefined;
   if (interval > 0) {
     db.exec('PRAGMA wal_autocheckpoint = 0');
-    checkpointer = startCheckpointer(options.path, interval, busyTimeoutMs);
+    checkpointer = startCheckpointer(options.path, interval, busyTimeoutMs, options.maxWalBytes);
   }
   const transaction = transactionOn(db);
   const ping = db.prepare('SELECT 1');
