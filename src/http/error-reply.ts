@@ -8,15 +8,40 @@ import { OAuthError, problemChallenge, problemFormBody } from '../protocol/index
 import { StoreUnavailableError } from '../store/types.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
+const TEXT = 'text/plain; charset=utf-8';
 
-export function sendOAuthError(
-  reply: FastifyReply,
-  error: OAuthError,
-  realm: string,
-): FastifyReply {
-  reply.code(error.status).header('content-type', FORM).header('cache-control', 'no-store');
-  if (error.status === 401) reply.header('www-authenticate', problemChallenge(error, realm));
-  return reply.send(problemFormBody(error));
+/** An error's answer, the same from every adapter (Fastify app, gateway, middleware). */
+export interface FailureAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/**
+ * What to answer for `error`: an OAuthError (or a framework 4xx mapped onto one) as a form
+ * body, with `WWW-Authenticate` on 401; a store outage as 503 with Retry-After; anything
+ * else as a bare 500.
+ */
+export function failureAnswer(error: unknown, realm: string): FailureAnswer {
+  const oauthError = error instanceof Error ? toOAuthError(error) : undefined;
+  if (oauthError !== undefined) {
+    const headers: Record<string, string> = { 'content-type': FORM, 'cache-control': 'no-store' };
+    if (oauthError.status === 401)
+      headers['www-authenticate'] = problemChallenge(oauthError, realm);
+    return { status: oauthError.status, headers, body: problemFormBody(oauthError) };
+  }
+  if (error instanceof StoreUnavailableError) {
+    return {
+      status: 503,
+      headers: { 'retry-after': '5', 'content-type': TEXT },
+      body: 'The service is temporarily unavailable; try again shortly.',
+    };
+  }
+  return { status: 500, headers: { 'content-type': TEXT }, body: 'Internal server error.' };
+}
+
+export function sendFailure(reply: FastifyReply, answer: FailureAnswer): FastifyReply {
+  return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }
 
 /** Maps framework and store errors onto the OAuth vocabulary, so bad input is never a 500. */
@@ -45,20 +70,9 @@ export function createErrorHandler(realm: string) {
     request: FastifyRequest,
     reply: FastifyReply,
   ) {
-    const oauthError = toOAuthError(error);
-    if (oauthError !== undefined) return sendOAuthError(reply, oauthError, realm);
-    if (error instanceof StoreUnavailableError) {
-      request.log.warn({ err: error.message }, 'store unavailable');
-      return reply
-        .code(503)
-        .header('retry-after', '5')
-        .header('content-type', 'text/plain; charset=utf-8')
-        .send('The service is temporarily unavailable; try again shortly.');
-    }
-    request.log.error({ err: error }, 'unexpected error');
-    return reply
-      .code(500)
-      .header('content-type', 'text/plain; charset=utf-8')
-      .send('Internal server error.');
+    const answer = failureAnswer(error, realm);
+    if (answer.status === 503) request.log.warn({ err: error.message }, 'store unavailable');
+    else if (answer.status >= 500) request.log.error({ err: error }, 'unexpected error');
+    return sendFailure(reply, answer);
   };
 }

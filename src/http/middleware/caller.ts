@@ -3,11 +3,10 @@
  * to a verified request, and how any adapter answers a failure exactly as Latchkey does.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { OAuthError, problemChallenge, problemFormBody } from '../../protocol/index.ts';
+import { OAuthError } from '../../protocol/index.ts';
 import type { IncomingRequest, Provider, ResourceOptions } from '../../provider/index.ts';
 import { isFormContentType } from '../../protocol/index.ts';
-import { StoreUnavailableError } from '../../store/types.ts';
-import { toOAuthError } from '../error-reply.ts';
+import { failureAnswer } from '../error-reply.ts';
 
 /** Who is calling: the client, the owner it acts for (null when signed by the client alone), the scope. */
 export interface OAuthCaller {
@@ -59,24 +58,6 @@ export async function readFormBody(
 
 /** Writes an error on a plain ServerResponse, as the Latchkey server would. */
 export function writeOAuthFailure(response: ServerResponse, error: unknown, realm: string): void {
-  const oauthError = error instanceof Error ? toOAuthError(error) : undefined;
-  if (oauthError !== undefined) {
-    const headers: Record<string, string> = {
-      'content-type': 'application/x-www-form-urlencoded',
-      'cache-control': 'no-store',
-    };
-    if (oauthError.status === 401)
-      headers['www-authenticate'] = problemChallenge(oauthError, realm);
-    response.writeHead(oauthError.status, headers).end(problemFormBody(oauthError));
-    return;
-  }
-  if (error instanceof StoreUnavailableError) {
-    response
-      .writeHead(503, { 'retry-after': '5', 'content-type': 'text/plain; charset=utf-8' })
-      .end('The service is temporarily unavailable; try again shortly.');
-    return;
-  }
-  response
-    .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
-    .end('Internal server error.');
+  const answer = failureAnswer(error, realm);
+  response.writeHead(answer.status, answer.headers).end(answer.body);
 }

@@ -10,7 +10,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ResourceOptions } from '../../provider/index.ts';
-import { sendOAuthError, toOAuthError } from '../error-reply.ts';
+import { failureAnswer, sendFailure } from '../error-reply.ts';
 import { incomingFromNode } from '../incoming-request.ts';
 import { identifyCaller } from './caller.ts';
 import type { OAuthCaller } from './caller.ts';
@@ -57,9 +57,11 @@ const plugin: FastifyPluginAsync<FastifyMiddlewareOptions> = async (app, options
       const incoming = incomingFromNode(request.raw, rawBodies.get(request), transport);
       request.oauth = await identifyCaller(options.provider, incoming, { ...defaults, ...rule });
     } catch (error) {
-      const oauthError = error instanceof Error ? toOAuthError(error) : undefined;
-      if (oauthError === undefined) throw error;
-      return sendOAuthError(reply, oauthError, options.provider.policy.realm);
+      const answer = failureAnswer(error, options.provider.policy.realm);
+      // Refusals and store outages are answered as Latchkey answers them; anything else is
+      // the application's own error handler's to report.
+      if (answer.status === 500) throw error;
+      return sendFailure(reply, answer);
     }
   });
 };
