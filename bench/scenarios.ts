@@ -17,7 +17,8 @@ export type ServerId =
   | 'latchkey-large'
   | 'latchkey-flows'
   | 'latchkey-logged'
-  | 'gateway';
+  | 'gateway'
+  | 'bare-proxy';
 
 export interface ServerDef {
   readonly id: ServerId;
@@ -69,6 +70,7 @@ export const servers: readonly ServerDef[] = [
   { id: 'latchkey-flows', unavailable: latchkeyMissing, tokens: 1 },
   { id: 'latchkey-logged', unavailable: latchkeyMissing, tokens: 1 },
   { id: 'gateway', unavailable: gatewayMissing, tokens: 1 },
+  { id: 'bare-proxy', unavailable: () => undefined },
 ];
 
 const fixed =
@@ -235,5 +237,12 @@ export const scenarios: readonly Scenario[] = [
     title: 'Latchkey gateway in front of that upstream, HMAC-SHA1',
     server: 'gateway',
     workload: signed({ path: '/' }),
+  },
+  {
+    // The reference for the gateway, as the lean verifier is for HMAC: proxying alone.
+    id: 'bare-proxy',
+    title: 'bare proxy (node:http + undici, no verification) in front of the same upstream',
+    server: 'bare-proxy',
+    workload: fixed('/'),
   },
 ];

@@ -1,6 +1,7 @@
 /**
  * Starts the processes behind one server definition on the server core: one server, or for
- * the gateway an upstream and Latchkey in front of it.
+ * the gateway an upstream and Latchkey in front of it, for the bare proxy an upstream and
+ * bench/servers/bare-proxy.ts in front of it.
  */
 import { startServer } from './processes.ts';
 import type { ServerProcess } from './processes.ts';
@@ -49,10 +50,12 @@ export async function startGroup(def: ServerDef, settings: GroupSettings): Promi
       main = await startServer([...latchkey, '--log-level', 'info'], options);
       break;
     case 'gateway':
+    case 'bare-proxy': {
       upstream = await startServer(['bench/servers/bare-http.ts'], options);
+      const front = def.id === 'gateway' ? latchkey : ['bench/servers/bare-proxy.ts'];
       try {
         main = await startServer(
-          [...latchkey, '--upstream', `http://127.0.0.1:${upstream.port}`],
+          [...front, '--upstream', `http://127.0.0.1:${upstream.port}`],
           options,
         );
       } catch (error) {
@@ -60,6 +63,7 @@ export async function startGroup(def: ServerDef, settings: GroupSettings): Promi
         throw error;
       }
       break;
+    }
     default:
       main = await startServer(latchkey, options);
   }

@@ -91,11 +91,15 @@ export function judgeTargets(run: RunRecord): TargetResult[] {
   soakTargets(run, results);
   const upstream = summary('upstream');
   const gateway = summary('gateway');
+  const bareProxy = summary('bare-proxy');
   judge(
     "Gateway: ≥ 0.60 of the upstream's own throughput",
     upstream === undefined || gateway === undefined
       ? undefined
-      : `${f2(gateway.rps / upstream.rps)} (${n(gateway.rps)} vs ${n(upstream.rps)} req/s)`,
+      : `${f2(gateway.rps / upstream.rps)} (${n(gateway.rps)} vs ${n(upstream.rps)} req/s)` +
+          (bareProxy === undefined
+            ? ''
+            : `; bare proxy without verification ${f2(bareProxy.rps / upstream.rps)} (${n(bareProxy.rps)} req/s)`),
     upstream === undefined || gateway === undefined ? undefined : gateway.rps >= 0.6 * upstream.rps,
     'gateway',
   );
