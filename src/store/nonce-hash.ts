@@ -19,6 +19,19 @@ const domainBytes = Buffer.from(domain, 'utf8');
  * @example nonceHash({ clientKey: 'k', token: '', timestamp: 1700000000, nonce: 'n' })
  */
 export function nonceHash(key: NonceKey): bigint {
+  return nonceDigest(key).readBigInt64BE(0);
+}
+
+/**
+ * The same 64 bits as two 32-bit halves (high signed, low unsigned), for stores that keep
+ * them in typed arrays or let SQL join them, without allocating a BigInt per request.
+ */
+export function nonceHashHalves(key: NonceKey): { readonly high: number; readonly low: number } {
+  const digest = nonceDigest(key);
+  return { high: digest.readInt32BE(0), low: digest.readUInt32BE(4) };
+}
+
+function nonceDigest(key: NonceKey): Buffer {
   // One buffer and one one-shot digest: this runs on every verified request (the hot path).
   const timestamp = String(key.timestamp);
   const size =
@@ -34,7 +47,7 @@ export function nonceHash(key: NonceKey): bigint {
   at = writeText(encoded, at, key.token);
   at = writeText(encoded, at, timestamp);
   writeText(encoded, at, key.nonce);
-  return hash('sha256', encoded, 'buffer').readBigInt64BE(0);
+  return hash('sha256', encoded, 'buffer');
 }
 
 /** A 4-byte big-endian length, then the bytes. */

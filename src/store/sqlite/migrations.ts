@@ -93,6 +93,19 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (key, at)
   ) WITHOUT ROWID;
   `,
+  // 2: nonces move from a table keyed by (expires_at, hash) to an append-only log
+  // (src/store/sqlite/nonces.ts): random keys put each insert on a page of its own, a log
+  // appends. AUTOINCREMENT keeps seq increasing even after a purge empties the table, so
+  // another process's "entries since seq N" never misses a row.
+  `
+  CREATE TABLE nonce_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    expires_at INTEGER NOT NULL,
+    hash INTEGER NOT NULL
+  );
+  INSERT INTO nonce_log (expires_at, hash) SELECT expires_at, hash FROM nonces ORDER BY expires_at;
+  DROP TABLE nonces;
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */

@@ -1,59 +1,176 @@
 /**
- * Used nonces (RFC 5849 §3.3) in SQLite, kept as (expires_at, 64-bit hash) only: about 20
- * bytes a row on disk (bench/nonce-size.ts measures it). A replay has the same key, hence the
- * same hash and expiry (the provider derives expiry from the request's timestamp), and so
- * conflicts with the first use on the primary key.
+ * Used nonces (RFC 5849 §3.3) in SQLite: an append-only log on disk for durability and for
+ * other processes on the same file, and an index in memory (nonce-index.ts) for the replay
+ * check. Only (expires_at, 64-bit hash) is kept, never the strings.
+ *
+ * Why a log: a table keyed by the hash puts each new nonce on a random page of the B-tree,
+ * so every request dirtied a page of its own (4 KiB of WAL and of checkpoint per request).
+ * Appending by sequence number writes a few pages per commit whatever the batch size.
  *
  * Group commit: the nonces of every request that arrives in one turn of the event loop are
- * inserted in one transaction, so a busy server pays for one commit per turn rather than one
- * per request. Each insert is still insert-if-absent, and each caller's promise settles only
+ * decided and appended in one write transaction, and each caller's promise settles only
  * after the commit: no request is answered before its nonce is durable.
+ *
+ * Several processes: the transaction holds SQLite's write lock, and its first step reads
+ * every entry other processes appended since this one last looked. So the check and the
+ * append are atomic across processes, as an insert-if-absent on a unique key would be.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { nonceHash } from '../nonce-hash.ts';
+import { nonceHashHalves } from '../nonce-hash.ts';
 import type { NonceKey, NonceStore } from '../types.ts';
 import { method, translateError } from './errors.ts';
+import { NonceIndex } from './nonce-index.ts';
 import type { Transaction } from './transaction.ts';
 
 interface Pending {
   readonly expiresAt: number;
-  readonly hash: bigint;
+  readonly high: number;
+  readonly low: number;
   readonly resolve: (first: boolean) => void;
   readonly reject: (error: unknown) => void;
 }
 
+/** A log entry as read: [seq, expires_at, high half, low half (unsigned)]. */
+type LogRow = [number, number, number, number];
+
+/** seq and expiry, as a purge scans them. */
+interface ScanRow {
+  readonly seq: number;
+  readonly expires_at: number;
+}
+
+/** Log entries read per statement when building or refreshing the index. */
+const READ_CHUNK = 100_000;
+
+/** Rows a purge looks at per statement, so it never holds the write lock for long. */
+const PURGE_CHUNK = 4096;
+/** Consecutive live rows that mark the start of the live part of the log. */
+const LIVE_RUN = 64;
+
 export function sqliteNonces(db: DatabaseSync, transaction: Transaction): NonceStore {
-  const insert = db.prepare(
-    'INSERT INTO nonces (expires_at, hash) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  // The hash is split in SQL, so reading the log needs no BigInt; `low` is unsigned.
+  const columns = 'seq, expires_at, hash >> 32 AS high, hash & 4294967295 AS low';
+  // Arrays, in chunks: building the index from millions of rows is mostly this read.
+  const readSince = db.prepare(
+    `SELECT ${columns} FROM nonce_log WHERE seq > ? ORDER BY seq LIMIT ${READ_CHUNK}`,
   );
-  // A range delete on the primary-key prefix: no index besides the table itself.
-  const purge = db.prepare('DELETE FROM nonces WHERE expires_at < ?');
-  const count = db.prepare('SELECT count(*) AS n FROM nonces');
+  readSince.setReturnArrays(true);
+  const append = db.prepare('INSERT INTO nonce_log (expires_at, hash) VALUES (?, (? << 32) | ?)');
+  const scanFrom = db.prepare(
+    'SELECT seq, expires_at FROM nonce_log WHERE seq >= ? ORDER BY seq LIMIT ?',
+  );
+  const deleteExpired = db.prepare(
+    'DELETE FROM nonce_log WHERE seq >= ? AND seq <= ? AND expires_at < ?',
+  );
+  const count = db.prepare('SELECT count(*) AS n FROM nonce_log');
+
+  /** Built from the log on first use (a CLI command that never checks a nonce never loads it). */
+  let index: NonceIndex | undefined;
+  /** The last log entry the index holds. */
+  let seen = 0;
   let pending: Pending[] = [];
+
+  /** Adds every entry after `seen` to the index. */
+  function absorb(target: NonceIndex): void {
+    for (;;) {
+      const rows = readSince.all(seen) as unknown as LogRow[];
+      for (const [seq, expiresAt, high, low] of rows) {
+        target.add(expiresAt, high, low);
+        seen = seq;
+      }
+      if (rows.length < READ_CHUNK) return;
+    }
+  }
+
+  function loadedIndex(): NonceIndex {
+    if (index !== undefined) return index;
+    const fresh = new NonceIndex();
+    seen = 0;
+    // One read transaction: a consistent snapshot that does not block writers (WAL).
+    db.exec('BEGIN');
+    try {
+      absorb(fresh);
+    } finally {
+      db.exec('COMMIT');
+    }
+    index = fresh;
+    return fresh;
+  }
 
   function commitPending(): void {
     const batch = pending;
     pending = [];
-    let results: boolean[];
+    let answers: boolean[];
     try {
-      results = transaction(() => batch.map((p) => insert.run(p.expiresAt, p.hash).changes > 0));
+      const live = loadedIndex();
+      answers = transaction(() => {
+        // Entries other processes appended since our last look (none when we are alone).
+        absorb(live);
+        return batch.map((p) => {
+          if (!live.add(p.expiresAt, p.high, p.low)) return false;
+          seen = Number(append.run(p.expiresAt, p.high, p.low).lastInsertRowid);
+          return true;
+        });
+      });
     } catch (error) {
+      // The index may hold entries of the rolled-back batch: rebuild it from the log.
+      index = undefined;
       const translated = translateError(error);
       for (const p of batch) p.reject(translated);
       return;
     }
-    batch.forEach((p, i) => p.resolve(results[i]!));
+    batch.forEach((p, i) => p.resolve(answers[i]!));
+  }
+
+  /**
+   * Deletes expired rows from the head of the log, a chunk per turn of the event loop. Rows
+   * are in arrival order, so nearly in expiry order: the scan stops where a run of live rows
+   * begins. A live row among expired ones (a client clock running ahead) stays, and is
+   * passed over again by the next purge.
+   */
+  async function purgeLog(now: number): Promise<number> {
+    let deleted = 0;
+    let from = Number.MIN_SAFE_INTEGER;
+    for (;;) {
+      const rows = scanFrom.all(from, PURGE_CHUNK) as unknown as ScanRow[];
+      if (rows.length === 0) return deleted;
+      let liveRun = 0;
+      let to = rows[rows.length - 1]!.seq;
+      let reachedLive = rows.length < PURGE_CHUNK;
+      for (const row of rows) {
+        liveRun = row.expires_at < now ? 0 : liveRun + 1;
+        if (liveRun === LIVE_RUN) {
+          to = row.seq;
+          reachedLive = true;
+          break;
+        }
+      }
+      deleted += Number(deleteExpired.run(from, to, now).changes);
+      if (reachedLive) return deleted;
+      from = to + 1;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   return {
     remember(key: NonceKey, expiresAt: number): Promise<boolean> {
+      const { high, low } = nonceHashHalves(key);
       return new Promise((resolve, reject) => {
         // After this turn's I/O callbacks: every request read in this turn joins the batch.
         if (pending.length === 0) setImmediate(commitPending);
-        pending.push({ expiresAt, hash: nonceHash(key), resolve, reject });
+        pending.push({ expiresAt, high, low, resolve, reject });
       });
     },
-    purgeExpired: method((now: number) => Number(purge.run(now).changes)),
-    size: method(() => Number(count.get()?.n ?? 0)),
+    async purgeExpired(now: number): Promise<number> {
+      try {
+        const dropped = index?.purge(now);
+        const deleted = await purgeLog(now);
+        return dropped ?? deleted;
+      } catch (error) {
+        throw translateError(error);
+      }
+    },
+    // Entries not yet purged; from the log when this process has not loaded the index.
+    size: method(() => index?.size ?? Number(count.get()?.n ?? 0)),
   };
 }

@@ -1,0 +1,112 @@
+/**
+ * The live nonces (RFC 5849 §3.3) in memory, so a replay check never reads the disk: 64-bit
+ * hashes (src/store/nonce-hash.ts) grouped by their expiry second, each group an
+ * open-addressing hash set over an Int32Array (8 bytes a slot, at most three quarters full).
+ *
+ * A replay has the same key, hence the same expiry (the provider derives it from the
+ * request's timestamp), so it is always looked up in the group that holds its first use.
+ * Purging drops whole groups whose second has passed: no per-entry work, so no pause
+ * however many nonces expire at once.
+ */
+
+const INITIAL_SLOTS = 16;
+
+/** One expiry second's hashes: linear probing; the all-zero hash is kept as a flag. */
+class HashSet64 {
+  private slots = new Int32Array(INITIAL_SLOTS * 2);
+  private mask = INITIAL_SLOTS - 1;
+  private count = 0;
+  private hasZero = false;
+
+  get size(): number {
+    return this.count + (this.hasZero ? 1 : 0);
+  }
+
+  /** Adds the hash; false when it was already there. */
+  add(high: number, low: number): boolean {
+    if (high === 0 && low === 0) {
+      if (this.hasZero) return false;
+      this.hasZero = true;
+      return true;
+    }
+    const slots = this.slots;
+    // The low half is uniformly distributed (a SHA-256 prefix), so it is the probe start.
+    let at = low & this.mask;
+    for (;;) {
+      const h = slots[at * 2]!;
+      const l = slots[at * 2 + 1]!;
+      if (h === 0 && l === 0) break;
+      if (h === high && l === low) return false;
+      at = (at + 1) & this.mask;
+    }
+    slots[at * 2] = high;
+    slots[at * 2 + 1] = low;
+    this.count += 1;
+    if (this.count * 4 > (this.mask + 1) * 3) this.grow();
+    return true;
+  }
+
+  has(high: number, low: number): boolean {
+    if (high === 0 && low === 0) return this.hasZero;
+    const slots = this.slots;
+    let at = low & this.mask;
+    for (;;) {
+      const h = slots[at * 2]!;
+      const l = slots[at * 2 + 1]!;
+      if (h === 0 && l === 0) return false;
+      if (h === high && l === low) return true;
+      at = (at + 1) & this.mask;
+    }
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    const capacity = (this.mask + 1) * 2;
+    this.slots = new Int32Array(capacity * 2);
+    this.mask = capacity - 1;
+    this.count = 0;
+    for (let i = 0; i < old.length; i += 2) {
+      const high = old[i]!;
+      const low = old[i + 1]!;
+      if (high !== 0 || low !== 0) this.add(high, low);
+    }
+  }
+}
+
+export class NonceIndex {
+  private readonly groups = new Map<number, HashSet64>();
+  private count = 0;
+
+  /** Live entries. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds a hash (high signed, low unsigned or signed: the same 32 bits); false when present. */
+  add(expiresAt: number, high: number, low: number): boolean {
+    let group = this.groups.get(expiresAt);
+    if (group === undefined) {
+      group = new HashSet64();
+      this.groups.set(expiresAt, group);
+    }
+    const added = group.add(high | 0, low | 0);
+    if (added) this.count += 1;
+    return added;
+  }
+
+  has(expiresAt: number, high: number, low: number): boolean {
+    return this.groups.get(expiresAt)?.has(high | 0, low | 0) ?? false;
+  }
+
+  /** Drops every entry that expired before `now` (seconds); returns how many. */
+  purge(now: number): number {
+    let dropped = 0;
+    for (const [expiresAt, group] of this.groups) {
+      if (expiresAt >= now) continue;
+      dropped += group.size;
+      this.groups.delete(expiresAt);
+    }
+    this.count -= dropped;
+    return dropped;
+  }
+}

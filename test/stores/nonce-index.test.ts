@@ -1,0 +1,78 @@
+// The SQLite store's in-memory nonce index (src/store/sqlite/nonce-index.ts): hashes grouped
+// by expiry second, dropped a whole second at a time.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { NonceIndex } from '../../src/store/sqlite/nonce-index.ts';
+
+describe('NonceIndex', () => {
+  it('adds a hash once and reports it present', () => {
+    const index = new NonceIndex();
+    assert.equal(index.add(100, 7, 9), true);
+    assert.equal(index.add(100, 7, 9), false);
+    assert.equal(index.has(100, 7, 9), true);
+    assert.equal(index.size, 1);
+  });
+
+  it('keeps the same hash under another expiry apart', () => {
+    const index = new NonceIndex();
+    index.add(100, 7, 9);
+    assert.equal(index.has(101, 7, 9), false);
+    assert.equal(index.add(101, 7, 9), true);
+  });
+
+  it('treats an unsigned low half and its signed form as the same 32 bits', () => {
+    const index = new NonceIndex();
+    index.add(100, -1, 0xffffffff);
+    assert.equal(index.has(100, -1, -1), true);
+  });
+
+  it('holds the all-zero hash, which an empty slot cannot stand for', () => {
+    const index = new NonceIndex();
+    assert.equal(index.has(100, 0, 0), false);
+    assert.equal(index.add(100, 0, 0), true);
+    assert.equal(index.add(100, 0, 0), false);
+    assert.equal(index.size, 1);
+  });
+
+  it('keeps every hash across growth of a group', () => {
+    const index = new NonceIndex();
+    for (let i = 0; i < 10_000; i++) index.add(100, i * 7919, i * 104_729);
+    assert.equal(index.size, 10_000);
+    for (let i = 0; i < 10_000; i++) assert.equal(index.has(100, i * 7919, i * 104_729), true);
+    assert.equal(index.has(100, 1, 1), false);
+  });
+
+  it('purges the seconds before now and keeps now and later', () => {
+    const index = new NonceIndex();
+    index.add(99, 1, 1);
+    index.add(99, 1, 2);
+    index.add(100, 1, 3);
+    index.add(101, 1, 4);
+    assert.equal(index.purge(100), 2);
+    assert.equal(index.size, 2);
+    assert.equal(index.has(99, 1, 1), false);
+    assert.equal(index.has(100, 1, 3), true);
+    assert.equal(index.add(99, 1, 1), true, 'a purged entry is forgotten');
+  });
+
+  it('agrees with a Set for any sequence of adds (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer(), fc.integer()), {
+          maxLength: 300,
+        }),
+        (entries) => {
+          const index = new NonceIndex();
+          const reference = new Set<string>();
+          for (const [expiresAt, high, low] of entries) {
+            const key = `${expiresAt}/${high | 0}/${low | 0}`;
+            assert.equal(index.add(expiresAt, high, low), !reference.has(key));
+            reference.add(key);
+          }
+          assert.equal(index.size, reference.size);
+        },
+      ),
+    );
+  });
+});

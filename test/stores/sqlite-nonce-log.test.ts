@@ -1,0 +1,125 @@
+// The SQLite store's nonces (src/store/sqlite/nonces.ts): an append-only log on disk with an
+// index in memory. What only this layout has to prove beyond the shared contract: other
+// processes' entries are seen, purging keeps live rows and leaves the event loop free, and
+// nonces stored by the first schema survive the migration.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, describe, it } from 'node:test';
+import { createSqliteStore, nonceHash, type NonceKey } from '../../src/store/index.ts';
+import { migrations } from '../../src/store/sqlite/migrations.ts';
+
+const directory = mkdtempSync(join(tmpdir(), 'latchkey-nonce-log-'));
+after(() => rmSync(directory, { recursive: true, force: true }));
+
+const freshPath = () => join(directory, `${randomUUID()}.db`);
+const key = (nonce: string, timestamp = 1_000): NonceKey => ({
+  clientKey: 'client',
+  token: 'token',
+  timestamp,
+  nonce,
+});
+
+function rowsIn(path: string): number {
+  const db = new DatabaseSync(path);
+  try {
+    return Number(db.prepare('SELECT count(*) AS n FROM nonce_log').get()?.n);
+  } finally {
+    db.close();
+  }
+}
+
+describe('SQLite nonce log', () => {
+  it('refuses a nonce that another process appended after this one loaded its index', async () => {
+    const path = freshPath();
+    const server = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    const other = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    try {
+      assert.equal(await server.nonces.remember(key('loads the index'), 2_000), true);
+      assert.equal(await other.nonces.remember(key('shared'), 2_000), true);
+      assert.equal(await server.nonces.remember(key('shared'), 2_000), false);
+      assert.equal(await other.nonces.remember(key('loads the index'), 2_000), false);
+    } finally {
+      await server.close();
+      await other.close();
+    }
+  });
+
+  it('keeps every nonce across close and reopen', async () => {
+    const path = freshPath();
+    const first = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) => first.nonces.remember(key(`n${i}`), 2_000)),
+    );
+    await first.close();
+    const second = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    try {
+      const replays = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => second.nonces.remember(key(`n${i}`), 2_000)),
+      );
+      assert.ok(replays.every((first) => !first));
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('purges expired rows from the file and keeps a live row that arrived among them', async () => {
+    const path = freshPath();
+    const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    // A client whose clock runs ahead: its nonce lives longer than the ones after it.
+    await store.nonces.remember(key('ahead', 5_000), 10_000);
+    await Promise.all(
+      Array.from({ length: 10_000 }, (_, i) => store.nonces.remember(key(`old${i}`), 500)),
+    );
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) => store.nonces.remember(key(`live${i}`), 10_000)),
+    );
+    assert.equal(await store.nonces.purgeExpired(1_000), 10_000);
+    await store.close();
+    assert.equal(rowsIn(path), 101);
+    const reopened = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    try {
+      assert.equal(await reopened.nonces.remember(key('ahead', 5_000), 10_000), false);
+      assert.equal(await reopened.nonces.remember(key('live7'), 10_000), false);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('purges in chunks, letting other work run in between', async () => {
+    const path = freshPath();
+    const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    try {
+      await Promise.all(
+        Array.from({ length: 20_000 }, (_, i) => store.nonces.remember(key(`old${i}`), 500)),
+      );
+      let otherWorkRan = false;
+      const purge = store.nonces.purgeExpired(1_000);
+      setImmediate(() => (otherWorkRan = true));
+      assert.equal(await purge, 20_000);
+      assert.equal(otherWorkRan, true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('carries nonces stored by the first schema into the log, so their replays stay refused', async () => {
+    const path = freshPath();
+    const db = new DatabaseSync(path);
+    db.exec(migrations[0]!);
+    db.exec('PRAGMA user_version = 1');
+    const stored = key('before the upgrade');
+    db.prepare('INSERT INTO nonces (expires_at, hash) VALUES (?, ?)').run(2_000, nonceHash(stored));
+    db.close();
+    const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    try {
+      assert.equal(await store.nonces.remember(stored, 2_000), false);
+      assert.equal(await store.nonces.remember(key('after the upgrade'), 2_000), true);
+    } finally {
+      await store.close();
+    }
+  });
+});
