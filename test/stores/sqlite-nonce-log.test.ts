@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
-import { createSqliteStore, nonceHash, type NonceKey } from '../../src/store/index.ts';
+import {
+  createSqliteStore,
+  nonceHash,
+  StoreUnavailableError,
+  type NonceKey,
+} from '../../src/store/index.ts';
 import { migrations } from '../../src/store/sqlite/migrations.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'latchkey-nonce-log-'));
@@ -45,6 +50,56 @@ describe('SQLite nonce log', () => {
     } finally {
       await server.close();
       await other.close();
+    }
+  });
+
+  it("still sees another process's entries after a purge emptied the log of expired rows", async () => {
+    const path = freshPath();
+    const server = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    const other = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    try {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) => server.nonces.remember(key(`old${i}`), 500)),
+      );
+      await server.nonces.purgeExpired(1_000);
+      assert.equal(await other.nonces.remember(key('after the purge'), 2_000), true);
+      assert.equal(await server.nonces.remember(key('after the purge'), 2_000), false);
+    } finally {
+      await server.close();
+      await other.close();
+    }
+  });
+
+  it('waits for a write lock held elsewhere without blocking the event loop, then commits', async () => {
+    const path = freshPath();
+    const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    const holder = new DatabaseSync(path);
+    try {
+      await store.nonces.remember(key('creates the file and the index'), 2_000);
+      holder.exec('BEGIN IMMEDIATE');
+      const answer = store.nonces.remember(key('while locked'), 2_000);
+      // Runs only if the store is not sleeping in SQLite's busy handler on this thread.
+      setTimeout(() => holder.exec('COMMIT'), 50);
+      assert.equal(await answer, true);
+      assert.equal(await store.nonces.remember(key('while locked'), 2_000), false);
+    } finally {
+      holder.close();
+      await store.close();
+    }
+  });
+
+  it('gives up with StoreUnavailableError once the lock has been held past busy_timeout', async () => {
+    const path = freshPath();
+    const store = createSqliteStore({ path, checkpointIntervalMs: 0, busyTimeoutMs: 100 });
+    const holder = new DatabaseSync(path);
+    try {
+      await store.nonces.remember(key('creates the file and the index'), 2_000);
+      holder.exec('BEGIN IMMEDIATE');
+      await assert.rejects(store.nonces.remember(key('never'), 2_000), StoreUnavailableError);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+      await store.close();
     }
   });
 

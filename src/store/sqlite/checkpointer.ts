@@ -8,9 +8,10 @@
  *
  * Under steady writes a PASSIVE checkpoint never catches up with the writer, and SQLite
  * restarts the log only after a checkpoint that did, so the WAL would grow without end. Once
- * it passes `maxWalBytes` the worker runs a TRUNCATE checkpoint instead: it holds new writes
- * back for the moment it takes (they wait on busy_timeout), copies what is left and empties
- * the log, which bounds the WAL on disk.
+ * it passes `maxWalBytes` the worker follows the PASSIVE pass with a TRUNCATE checkpoint: it
+ * holds new writes back for the moment it takes, copies what arrived since the passive pass
+ * (little, so little to sync) and empties the log, which bounds the WAL on disk. The nonce
+ * commit does not sleep on that lock; it retries from the event loop (nonces.ts).
  */
 import { Worker } from 'node:worker_threads';
 
@@ -24,8 +25,12 @@ const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const truncate = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
 const walSize = () => { try { return statSync(workerData.path + '-wal').size; } catch { return 0; } };
 const run = () => {
-  try { (walSize() > workerData.maxWalBytes ? truncate : passive).get(); }
-  catch { /* busy or closing: next time */ }
+  try {
+    passive.get();
+    // What the passive pass left is what arrived meanwhile: little to copy and to sync while
+    // writers are held back.
+    if (walSize() > workerData.maxWalBytes) truncate.get();
+  } catch { /* busy or closing: next time */ }
 };
 const timer = setInterval(run, workerData.intervalMs);
 parentPort.on('message', () => {

@@ -88,7 +88,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       ...cache.invalidating(tokenCredentials, ['find', 'list', 'count']),
       find: cache.cached(tokenCredentials.find),
     },
-    nonces: sqliteNonces(db, transaction),
+    nonces: sqliteNonces(db, transaction, busyTimeoutMs),
     sessions: sqliteSessions(db),
     attempts: sqliteAttempts(db, transaction),
     async ping() {

@@ -95,11 +95,12 @@ export const migrations: readonly string[] = [
   `,
   // 2: nonces move from a table keyed by (expires_at, hash) to an append-only log
   // (src/store/sqlite/nonces.ts): random keys put each insert on a page of its own, a log
-  // appends. AUTOINCREMENT keeps seq increasing even after a purge empties the table, so
-  // another process's "entries since seq N" never misses a row.
+  // appends. seq only grows: a purge never deletes the newest row (without AUTOINCREMENT,
+  // whose counter page would be one more WAL write per commit), so another process's
+  // "entries since seq N" never misses a row.
   `
   CREATE TABLE nonce_log (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq INTEGER PRIMARY KEY,
     expires_at INTEGER NOT NULL,
     hash INTEGER NOT NULL
   );

@@ -26,6 +26,8 @@ interface Pending {
   readonly expiresAt: number;
   readonly high: number;
   readonly low: number;
+  /** When the request joined a batch (ms), to give up after busy_timeout. */
+  readonly since: number;
   readonly resolve: (first: boolean) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -47,7 +49,18 @@ const PURGE_CHUNK = 4096;
 /** Consecutive live rows that mark the start of the live part of the log. */
 const LIVE_RUN = 64;
 
-export function sqliteNonces(db: DatabaseSync, transaction: Transaction): NonceStore {
+/** SQLITE_BUSY, whatever the extended code. */
+function isBusy(error: unknown): boolean {
+  return error instanceof Error && 'errcode' in error && (Number(error.errcode) & 0xff) === 5;
+}
+
+export function sqliteNonces(
+  db: DatabaseSync,
+  transaction: Transaction,
+  busyTimeoutMs: number,
+): NonceStore {
+  const noWait = db.prepare('PRAGMA busy_timeout = 0');
+  const wait = db.prepare(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   // The hash is split in SQL, so reading the log needs no BigInt; `low` is unsigned.
   const columns = 'seq, expires_at, hash >> 32 AS high, hash & 4294967295 AS low';
   // Arrays, in chunks: building the index from millions of rows is mostly this read.
@@ -59,8 +72,10 @@ export function sqliteNonces(db: DatabaseSync, transaction: Transaction): NonceS
   const scanFrom = db.prepare(
     'SELECT seq, expires_at FROM nonce_log WHERE seq >= ? ORDER BY seq LIMIT ?',
   );
+  // Never the newest row: seq is the rowid, and SQLite would reuse a deleted maximum.
   const deleteExpired = db.prepare(
-    'DELETE FROM nonce_log WHERE seq >= ? AND seq <= ? AND expires_at < ?',
+    'DELETE FROM nonce_log WHERE seq >= ? AND seq <= ? AND expires_at < ? ' +
+      'AND seq < (SELECT max(seq) FROM nonce_log)',
   );
   const count = db.prepare('SELECT count(*) AS n FROM nonce_log');
 
@@ -97,24 +112,42 @@ export function sqliteNonces(db: DatabaseSync, transaction: Transaction): NonceS
     return fresh;
   }
 
+  /**
+   * Commits every pending nonce. The write lock is tried without waiting: while another
+   * connection holds it (the checkpoint worker emptying the WAL, a CLI command), the event
+   * loop stays free to read and verify more requests, and the batch is retried a moment
+   * later, up to busy_timeout, then fails as the store would have.
+   */
   function commitPending(): void {
     const batch = pending;
     pending = [];
     let answers: boolean[];
+    let began = false;
     try {
       const live = loadedIndex();
-      answers = transaction(() => {
-        // Entries other processes appended since our last look (none when we are alone).
-        absorb(live);
-        return batch.map((p) => {
-          if (!live.add(p.expiresAt, p.high, p.low)) return false;
-          seen = Number(append.run(p.expiresAt, p.high, p.low).lastInsertRowid);
-          return true;
+      noWait.run();
+      try {
+        answers = transaction(() => {
+          began = true;
+          // Entries other processes appended since our last look (none when we are alone).
+          absorb(live);
+          return batch.map((p) => {
+            if (!live.add(p.expiresAt, p.high, p.low)) return false;
+            seen = Number(append.run(p.expiresAt, p.high, p.low).lastInsertRowid);
+            return true;
+          });
         });
-      });
+      } finally {
+        wait.run();
+      }
     } catch (error) {
+      if (!began && isBusy(error) && Date.now() - batch[0]!.since < busyTimeoutMs) {
+        pending = batch;
+        setTimeout(commitPending, 1);
+        return;
+      }
       // The index may hold entries of the rolled-back batch: rebuild it from the log.
-      index = undefined;
+      if (began) index = undefined;
       const translated = translateError(error);
       for (const p of batch) p.reject(translated);
       return;
@@ -158,7 +191,7 @@ export function sqliteNonces(db: DatabaseSync, transaction: Transaction): NonceS
       return new Promise((resolve, reject) => {
         // After this turn's I/O callbacks: every request read in this turn joins the batch.
         if (pending.length === 0) setImmediate(commitPending);
-        pending.push({ expiresAt, high, low, resolve, reject });
+        pending.push({ expiresAt, high, low, since: Date.now(), resolve, reject });
       });
     },
     async purgeExpired(now: number): Promise<number> {
