@@ -41,10 +41,16 @@ const DEFAULT_HEADERS: IdentityHeaderNames = {
   scope: 'X-OAuth-Scope',
 };
 
-const callers = new WeakMap<object, OAuthCaller | null>();
+/** Set by verification on the request (a decoration, so every request keeps one shape). */
+interface WithCaller {
+  latchkeyGatewayCaller: OAuthCaller | null;
+}
 
 /** Drops `oauth_*` pairs from a query or form body, keeping every other byte as sent. */
 export function withoutProtocolParameters(encoded: string): string {
+  // A name decodes to `oauth_…` only if it is spelled so or percent-encoded: most queries
+  // have neither and are kept as they are without splitting.
+  if (!encoded.includes('oauth_') && !encoded.includes('%')) return encoded;
   return encoded
     .split('&')
     .filter((pair) => {
@@ -68,25 +74,24 @@ export async function registerGateway(
   checkRules(rules);
   const names = { ...DEFAULT_HEADERS, ...options.identityHeaders };
   const identity = [names.client, names.owner, names.scope].map((name) => name.toLowerCase());
+  const [client, owner, scopeHeader] = identity as [string, string, string];
   const responseTimeout = options.responseTimeoutMs ?? 30_000;
 
   async function verifyForUpstream(request: FastifyRequest): Promise<void> {
     const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
     const rule = matchRule(rules, request.method, path);
-    if (rule.access === 'public') {
-      callers.set(request, null);
-      return;
-    }
+    if (rule.access === 'public') return; // the decoration's default: no caller
     const caller = await identifyCaller(provider, toIncomingRequest(request, transport), {
       tokenRequired: rule.access === 'token',
       scope: rule.scope,
     });
-    callers.set(request, caller);
+    (request as FastifyRequest & WithCaller).latchkeyGatewayCaller = caller;
     if (typeof request.body === 'string') request.body = withoutProtocolParameters(request.body);
   }
 
   await app.register(async function gatewayScope(scope) {
     // A form body is read as text for the signature; every other body streams through.
+    scope.decorateRequest('latchkeyGatewayCaller', null);
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -114,18 +119,16 @@ export async function registerGateway(
       },
       replyOptions: {
         rewriteRequestHeaders(request, headers) {
-          const forwarded: typeof headers = {};
-          for (const [name, value] of Object.entries(headers)) {
-            if (name === 'authorization' || identity.includes(name)) continue;
-            forwarded[name] = value;
+          // `headers` is reply-from's own copy for this request, so it is edited in place.
+          delete headers['authorization'];
+          for (const name of identity) delete headers[name];
+          const caller = (request as FastifyRequest & WithCaller).latchkeyGatewayCaller;
+          if (caller !== null) {
+            headers[client] = caller.client.key;
+            if (caller.owner !== null) headers[owner] = caller.owner.username;
+            if (caller.scope !== null) headers[scopeHeader] = caller.scope;
           }
-          const caller = callers.get(request);
-          if (caller) {
-            forwarded[names.client.toLowerCase()] = caller.client.key;
-            if (caller.owner !== null) forwarded[names.owner.toLowerCase()] = caller.owner.username;
-            if (caller.scope !== null) forwarded[names.scope.toLowerCase()] = caller.scope;
-          }
-          return forwarded;
+          return headers;
         },
         onError(reply, { error }) {
           const { statusCode, code } = error as Error & { statusCode?: number; code?: string };
