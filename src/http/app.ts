@@ -1,8 +1,9 @@
 /**
- * The Fastify application: security headers, cookies, the error reply, and the OAuth routes
- * (flow endpoints, /api/me, advertisement) in a context that keeps form bodies as raw text
- * for our own RFC 5849 parser. The people-facing pages are a plugin passed in as `pages`
- * (src/web sits above this layer; src/server.ts composes the two).
+ * The Fastify application: the error reply, metrics, and the OAuth routes (flow endpoints,
+ * /api/me, advertisement) in a context that keeps form bodies as raw text for our own RFC 5849
+ * parser. The people-facing pages are a plugin passed in as `pages` (src/web sits above this
+ * layer; src/server.ts composes the two), in a context with their security headers and
+ * cookies.
  */
 import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
@@ -79,7 +80,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     return `${scheme}://${host}`;
   };
 
-  await app.register(cookie, { secret: sessionSecret });
   app.setErrorHandler(createErrorHandler(provider.policy.realm));
   // Before every other route, so its hooks count them all (docs/events.md).
   registerMetrics(app, { provider, paths, transport, options: options.metrics });
@@ -106,6 +106,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     const pages = options.pages;
     await app.register(async function peopleFacingPages(scope) {
       await scope.register(helmet, pageSecurityHeaders(transport));
+      // Only the pages use cookies (sessions, CSRF): registered here, the OAuth endpoints and
+      // /api/me do not parse the Cookie header on every request.
+      await scope.register(cookie, { secret: sessionSecret });
       await scope.register(pages, {
         provider,
         paths,

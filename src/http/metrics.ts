@@ -99,16 +99,19 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
   registerCacheMetrics(registers, provider);
 
   const endpointOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
-  app.addHook('onError', async function countProblem(_request, _reply, error) {
+  // Callback hooks, not async ones: no promise per request on the hot path.
+  app.addHook('onError', function countProblem(_request, _reply, error, done) {
     if (isOAuthError(error)) failures.inc({ problem: error.problem });
+    done();
   });
-  app.addHook('onResponse', async function countRequest(request, reply) {
+  app.addHook('onResponse', function countRequest(request, reply, done) {
     const endpoint = endpointOf(request);
     const status = reply.statusCode;
     requests.inc({ endpoint, outcome: outcomeOf(status) });
     duration.observe({ endpoint }, reply.elapsedTime / 1000);
     if (status === 200 && endpoint === paths.requestToken) issued.inc({ kind: 'temporary' });
     if (status === 200 && endpoint === paths.accessToken) issued.inc({ kind: 'token' });
+    done();
   });
 
   const onToken = () => revoked.inc();
