@@ -100,6 +100,8 @@ export async function registerGateway(
     );
     const proxyOptions: FastifyHttpProxyOptions = {
       upstream: options.upstream,
+      // The app writes one access line per request; reply-from would add two more.
+      disableRequestLogging: true,
       preHandler(request, _reply, done) {
         verifyForUpstream(request).then(() => done(), done);
       },

@@ -33,7 +33,7 @@ const staticRoot = fileURLToPath(new URL('./static/', import.meta.url));
 export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions): Promise<void> {
   const options = resolveWebOptions(rawOptions);
   const secret = options.sessionSecret ?? randomBytes(32).toString('base64url');
-  // The app registers @fastify/cookie at the root (signed with sessionSecret); standalone
+  // The app registers @fastify/cookie in the pages' context (signed with sessionSecret); standalone
   // use (tests, embedding) gets its own.
   if (!fastify.hasRequestDecorator('cookies')) await fastify.register(cookie, { secret });
 

@@ -140,6 +140,33 @@ describe('Issue 6 logs: a full flow logged at trace level', () => {
     assert.ok(perRequest.every((entry) => typeof entry['reqId'] === 'string'));
   });
 
+  it('writes one access line per request, after the answer, with its status and time', () => {
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const access = entries.filter((entry) => entry['msg'] === 'request completed');
+    assert.ok(access.length > 10, `${access.length} access lines`);
+    const perRequest = new Map<unknown, number>();
+    for (const entry of access)
+      perRequest.set(entry['reqId'], (perRequest.get(entry['reqId']) ?? 0) + 1);
+    assert.ok(
+      [...perRequest.values()].every((count) => count === 1),
+      'one line per request id',
+    );
+    for (const entry of access) {
+      const req = entry['req'] as Record<string, unknown>;
+      const res = entry['res'] as Record<string, unknown>;
+      assert.equal(typeof req['method'], 'string');
+      assert.equal(typeof req['url'], 'string');
+      assert.equal(typeof res['statusCode'], 'number');
+      assert.equal(typeof entry['responseTime'], 'number');
+    }
+    const chatter = ['incoming request', 'fetching from remote server', 'response received'];
+    assert.deepEqual(
+      entries.filter((entry) => chatter.includes(String(entry['msg']))),
+      [],
+      'no second line for the same request (Fastify, reply-from)',
+    );
+  });
+
   it('used the secrets under test (the flow ran)', () => {
     assert.ok(signatures.size >= 7, `${signatures.size} signatures`);
     assert.ok([...secrets.values()].every((value) => value.length >= 8));
