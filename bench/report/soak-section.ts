@@ -25,7 +25,7 @@ export function soakSection(run: RunRecord): string[] {
     '## Soak',
     '',
     `${when}${n(soak.seconds)} s of HMAC-SHA1 \`/api/me\` at full load: ${n(soak.result.rps)} req/s, p99 ${ms(soak.result.latency.p99)} ms, ${soak.result.errors} errors. ` +
-      `Nonces expire ${soak.windowSeconds} s after their timestamp, so the store grows for the first ${soak.windowSeconds} s and purging only starts after that.`,
+      `The server runs with a timestamp window of ${soak.windowSeconds} s${soak.windowSeconds === 300 ? '' : ' (the default is 300 s; a shorter window lets a five-minute run reach its steady state)'}: nonces expire ${soak.windowSeconds} s after their timestamp, so the store grows for the first ${soak.windowSeconds} s and is purged continuously after that.`,
     '',
     '| t (s) | live nonces | RSS MB | heap MB | database files MB | of which WAL MB |',
     '|---:|---:|---:|---:|---:|---:|',

@@ -11,7 +11,7 @@
  * SIGTERM, so start-up does not blur it.
  *
  * Usage: node bench/servers/latchkey.ts --database FILE [--port N] [--sample-ms N]
- *   [--upstream URL] [--log-level LEVEL] [--profile-file FILE]
+ *   [--upstream URL] [--log-level LEVEL] [--profile-file FILE] [--window SECONDS]
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -30,13 +30,19 @@ const { values } = parseArgs({
     upstream: { type: 'string' },
     'log-level': { type: 'string' },
     'profile-file': { type: 'string' },
+    window: { type: 'string' },
   },
 });
 const path = values.database;
 if (path === undefined) throw new Error('--database FILE is required');
 
 const store = createSqliteStore({ path });
-const provider = createProvider({ store });
+// `--window S`: the timestamp window (and so each nonce's lifetime), for the soak.
+const window = values.window === undefined ? undefined : Number(values.window);
+const provider = createProvider({
+  store,
+  policy: window === undefined ? undefined : { timestampWindowSeconds: window },
+});
 const withPages = existsSync(new URL('../../src/web/index.ts', import.meta.url));
 const build = withPages ? (await import('../../src/server.ts')).buildServer : buildApp;
 const level = values['log-level'];

@@ -35,10 +35,11 @@ interface Pending {
 /** A log entry as read: [seq, expires_at, high half, low half (unsigned)]. */
 type LogRow = [number, number, number, number];
 
-/** seq and expiry, as a purge scans them. */
-interface ScanRow {
-  readonly seq: number;
-  readonly expires_at: number;
+/** One chunk of the log's head, as a purge measures it. */
+interface ChunkSummary {
+  readonly rows: number;
+  readonly last: number | null;
+  readonly live: number;
 }
 
 /** Log entries read per statement when building or refreshing the index. */
@@ -46,8 +47,8 @@ const READ_CHUNK = 100_000;
 
 /** Rows a purge looks at per statement, so it never holds the write lock for long. */
 const PURGE_CHUNK = 4096;
-/** Consecutive live rows that mark the start of the live part of the log. */
-const LIVE_RUN = 64;
+/** Live rows in a chunk that mark the start of the live part of the log (1.5 %). */
+const LIVE_ROWS = 64;
 
 /** SQLITE_BUSY, whatever the extended code. */
 function isBusy(error: unknown): boolean {
@@ -69,8 +70,9 @@ export function sqliteNonces(
   );
   readSince.setReturnArrays(true);
   const append = db.prepare('INSERT INTO nonce_log (expires_at, hash) VALUES (?, (? << 32) | ?)');
-  const scanFrom = db.prepare(
-    'SELECT seq, expires_at FROM nonce_log WHERE seq >= ? ORDER BY seq LIMIT ?',
+  const measureChunk = db.prepare(
+    'SELECT count(*) AS rows, max(seq) AS last, coalesce(sum(expires_at >= ?), 0) AS live ' +
+      `FROM (SELECT seq, expires_at FROM nonce_log WHERE seq >= ? ORDER BY seq LIMIT ${PURGE_CHUNK})`,
   );
   // Never the newest row: seq is the rowid, and SQLite would reuse a deleted maximum.
   const deleteExpired = db.prepare(
@@ -157,30 +159,20 @@ export function sqliteNonces(
 
   /**
    * Deletes expired rows from the head of the log, a chunk per turn of the event loop. Rows
-   * are in arrival order, so nearly in expiry order: the scan stops where a run of live rows
-   * begins. A live row among expired ones (a client clock running ahead) stays, and is
-   * passed over again by the next purge.
+   * are in arrival order, so nearly in expiry order: the purge stops at the first chunk with
+   * more than a few live rows, where the live part of the log begins. A live row among
+   * expired ones (a client clock running ahead) stays, and is passed over by the next purge.
+   * SQLite sums each chunk itself, so no row reaches JavaScript.
    */
   async function purgeLog(now: number): Promise<number> {
     let deleted = 0;
     let from = Number.MIN_SAFE_INTEGER;
     for (;;) {
-      const rows = scanFrom.all(from, PURGE_CHUNK) as unknown as ScanRow[];
-      if (rows.length === 0) return deleted;
-      let liveRun = 0;
-      let to = rows[rows.length - 1]!.seq;
-      let reachedLive = rows.length < PURGE_CHUNK;
-      for (const row of rows) {
-        liveRun = row.expires_at < now ? 0 : liveRun + 1;
-        if (liveRun === LIVE_RUN) {
-          to = row.seq;
-          reachedLive = true;
-          break;
-        }
-      }
-      deleted += Number(deleteExpired.run(from, to, now).changes);
-      if (reachedLive) return deleted;
-      from = to + 1;
+      const chunk = measureChunk.get(now, from) as ChunkSummary | undefined;
+      if (chunk === undefined || chunk.rows === 0 || chunk.last === null) return deleted;
+      deleted += Number(deleteExpired.run(from, chunk.last, now).changes);
+      if (chunk.live > LIVE_ROWS || chunk.rows < PURGE_CHUNK) return deleted;
+      from = chunk.last + 1;
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
