@@ -177,7 +177,7 @@ function method(): string[] {
     '- **Flows**: temporary credentials (§2.1), approval through `provider.authorization.approve` (the call the consent page makes, behind a benchmark-only route, so no HTML is scraped), token exchange (§2.3); one flow is three requests.',
     "- **CPU**: the generator reads its own CPU time, the servers' from /proc/<pid>/stat and the whole machine's from /proc/stat at the start and end of each measured window; \"others\" is the machine's busy time minus both.",
     '- **Start-up**: `latchkey serve --database FILE` is spawned on the server core and polled until `/.well-known/oauth1-provider` answers.',
-    "- **Soak**: one Latchkey server at full load for 5 minutes, printing its RSS, the nonce store's live entries (`store.nonces.size()`) and the size of its database files every 5 s; the generator reports throughput, p99 and CPU shares per 5-s interval.",
+    "- **Soak**: one Latchkey server at full load for 5 minutes with a 60 s timestamp window (so that most of the run is steady state: nonces purged as fast as they arrive), printing its RSS, the nonce store's live entries (`store.nonces.size()`) and the size of its database files every 5 s; the generator reports throughput, p99 and CPU shares per 5-s interval.",
     '- **Results**: bench/results/latest.json holds every round; the next run prints its changes against it.',
     '',
   ];
