@@ -103,6 +103,29 @@ describe('SQLite nonce log', () => {
     }
   });
 
+  it('leaves the rows to the next purge rather than wait for a write lock held elsewhere', async () => {
+    const path = freshPath();
+    const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    const holder = new DatabaseSync(path);
+    try {
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) => store.nonces.remember(key(`old${i}`), 500)),
+      );
+      holder.exec('BEGIN IMMEDIATE');
+      let otherWorkRan = false;
+      setTimeout(() => (otherWorkRan = true), 20);
+      assert.equal(await store.nonces.purgeExpired(1_000), 100, 'dropped from memory at once');
+      assert.equal(otherWorkRan, false, 'answered before the lock was released');
+      holder.exec('COMMIT');
+      assert.equal(rowsIn(path), 100);
+      await store.nonces.purgeExpired(1_000);
+      assert.equal(rowsIn(path), 1, 'the next purge deleted them (all but the newest row)');
+    } finally {
+      holder.close();
+      await store.close();
+    }
+  });
+
   it('keeps every nonce across close and reopen', async () => {
     const path = freshPath();
     const first = createSqliteStore({ path, checkpointIntervalMs: 0 });

@@ -170,7 +170,17 @@ export function sqliteNonces(
     for (;;) {
       const chunk = measureChunk.get(now, from) as ChunkSummary | undefined;
       if (chunk === undefined || chunk.rows === 0 || chunk.last === null) return deleted;
-      deleted += Number(deleteExpired.run(from, chunk.last, now).changes);
+      // Without waiting for the write lock, as commits do: what a held lock leaves is
+      // deleted by the next purge.
+      noWait.run();
+      try {
+        deleted += Number(deleteExpired.run(from, chunk.last, now).changes);
+      } catch (error) {
+        if (isBusy(error)) return deleted;
+        throw error;
+      } finally {
+        wait.run();
+      }
       if (chunk.live > LIVE_ROWS || chunk.rows < PURGE_CHUNK) return deleted;
       from = chunk.last + 1;
       await new Promise((resolve) => setImmediate(resolve));
