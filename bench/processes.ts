@@ -127,18 +127,7 @@ export function runGenerator(config: GeneratorConfig): Promise<LoadResult> {
   children.add(child);
   // On stdin: a config with a thousand signers is beyond what an environment variable holds.
   child.stdin!.end(JSON.stringify(config));
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => {
-      children.delete(child);
-      const line = stdout.trim().split('\n').pop() ?? '';
-      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as LoadResult);
-      else reject(new Error(`The load generator failed (${code}):\n${stderr}`));
-    });
-  });
+  return lastJsonLine<LoadResult>(child, 'The load generator');
 }
 
 /** Runs a plain node script to completion and returns its last stdout line as JSON. */
@@ -149,6 +138,11 @@ export function runScript<T>(args: string[], env: Record<string, string> = {}): 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
+  return lastJsonLine<T>(child, args[0] ?? 'a script');
+}
+
+/** Settles with the JSON of a child's last stdout line once it exits 0; else its stderr's tail. */
+function lastJsonLine<T>(child: ChildProcess, what: string): Promise<T> {
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -158,7 +152,7 @@ export function runScript<T>(args: string[], env: Record<string, string> = {}): 
       children.delete(child);
       const line = stdout.trim().split('\n').pop() ?? '';
       if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as T);
-      else reject(new Error(`${args[0]} failed (${code}):\n${stderr}`));
+      else reject(new Error(`${what} failed (${code}):\n${stderr}`));
     });
   });
 }

@@ -81,6 +81,16 @@ export function sqliteNonces(
   );
   const count = db.prepare('SELECT count(*) AS n FROM nonce_log');
 
+  /** Runs a write with busy_timeout 0: SQLITE_BUSY at once instead of sleeping on the lock. */
+  function withoutWaiting<T>(write: () => T): T {
+    noWait.run();
+    try {
+      return write();
+    } finally {
+      wait.run();
+    }
+  }
+
   /** Built from the log on first use (a CLI command that never checks a nonce never loads it). */
   let index: NonceIndex | undefined;
   /** The last log entry the index holds. */
@@ -127,9 +137,8 @@ export function sqliteNonces(
     let began = false;
     try {
       const live = loadedIndex();
-      noWait.run();
-      try {
-        answers = transaction(() => {
+      answers = withoutWaiting(() =>
+        transaction(() => {
           began = true;
           // Entries other processes appended since our last look (none when we are alone).
           absorb(live);
@@ -138,10 +147,8 @@ export function sqliteNonces(
             seen = Number(append.run(p.expiresAt, p.high, p.low).lastInsertRowid);
             return true;
           });
-        });
-      } finally {
-        wait.run();
-      }
+        }),
+      );
     } catch (error) {
       if (!began && isBusy(error) && Date.now() - batch[0]!.since < busyTimeoutMs) {
         pending = batch;
@@ -170,19 +177,17 @@ export function sqliteNonces(
     for (;;) {
       const chunk = measureChunk.get(now, from) as ChunkSummary | undefined;
       if (chunk === undefined || chunk.rows === 0 || chunk.last === null) return deleted;
+      const last = chunk.last;
       // Without waiting for the write lock, as commits do: what a held lock leaves is
       // deleted by the next purge.
-      noWait.run();
       try {
-        deleted += Number(deleteExpired.run(from, chunk.last, now).changes);
+        deleted += withoutWaiting(() => Number(deleteExpired.run(from, last, now).changes));
       } catch (error) {
         if (isBusy(error)) return deleted;
         throw error;
-      } finally {
-        wait.run();
       }
       if (chunk.live > LIVE_ROWS || chunk.rows < PURGE_CHUNK) return deleted;
-      from = chunk.last + 1;
+      from = last + 1;
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
