@@ -121,6 +121,13 @@ export const scenarios: readonly Scenario[] = [
     workload: fixed('/'),
   },
   {
+    id: 'limit-80',
+    title: 'bare node:http hello world, paced at 80 % of its maximum (p99 reference)',
+    server: 'bare-http',
+    workload: fixed('/'),
+    pace: { of: 'limit', fraction: 0.8 },
+  },
+  {
     id: 'limit-signed',
     title: 'bare node:http, sent live-signed HMAC-SHA1 requests (generator check)',
     server: 'bare-http',

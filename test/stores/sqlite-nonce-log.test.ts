@@ -16,6 +16,7 @@ import {
   type NonceKey,
 } from '../../src/store/index.ts';
 import { migrations } from '../../src/store/sqlite/migrations.ts';
+import { ENTRY_BYTES } from '../../src/store/sqlite/nonce-batch.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'latchkey-nonce-log-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
@@ -28,13 +29,29 @@ const key = (nonce: string, timestamp = 1_000): NonceKey => ({
   nonce,
 });
 
-function rowsIn(path: string): number {
+function inFile(path: string): { rows: number; nonces: number } {
   const db = new DatabaseSync(path);
   try {
-    return Number(db.prepare('SELECT count(*) AS n FROM nonce_log').get()?.n);
+    const row = db
+      .prepare(
+        'SELECT count(*) AS rows, coalesce(sum(length(entries)), 0) AS bytes FROM nonce_batches',
+      )
+      .get();
+    return { rows: Number(row?.rows), nonces: Number(row?.bytes) / ENTRY_BYTES };
   } finally {
     db.close();
   }
+}
+const noncesIn = (path: string) => inFile(path).nonces;
+
+/** Remembers `count` nonces with the given prefix, each in a commit of its own. */
+async function oneByOne(
+  nonces: { remember(key: NonceKey, expiresAt: number): Promise<boolean> },
+  count: number,
+  prefix: string,
+  expiresAt: number,
+): Promise<void> {
+  for (let i = 0; i < count; i++) await nonces.remember(key(`${prefix}${i}`), expiresAt);
 }
 
 describe('SQLite nonce log', () => {
@@ -111,15 +128,16 @@ describe('SQLite nonce log', () => {
       await Promise.all(
         Array.from({ length: 100 }, (_, i) => store.nonces.remember(key(`old${i}`), 500)),
       );
+      await store.nonces.remember(key('live'), 2_000);
       holder.exec('BEGIN IMMEDIATE');
       let otherWorkRan = false;
       setTimeout(() => (otherWorkRan = true), 20);
       assert.equal(await store.nonces.purgeExpired(1_000), 100, 'dropped from memory at once');
       assert.equal(otherWorkRan, false, 'answered before the lock was released');
       holder.exec('COMMIT');
-      assert.equal(rowsIn(path), 100);
+      assert.equal(noncesIn(path), 101);
       await store.nonces.purgeExpired(1_000);
-      assert.equal(rowsIn(path), 1, 'the next purge deleted them (all but the newest row)');
+      assert.equal(noncesIn(path), 1, 'the next purge deleted them');
     } finally {
       holder.close();
       await store.close();
@@ -157,7 +175,7 @@ describe('SQLite nonce log', () => {
     );
     assert.equal(await store.nonces.purgeExpired(1_000), 10_000);
     await store.close();
-    assert.equal(rowsIn(path), 101);
+    assert.equal(noncesIn(path), 101);
     const reopened = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
       assert.equal(await reopened.nonces.remember(key('ahead', 5_000), 10_000), false);
@@ -171,33 +189,95 @@ describe('SQLite nonce log', () => {
     const path = freshPath();
     const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
-      await Promise.all(
-        Array.from({ length: 20_000 }, (_, i) => store.nonces.remember(key(`old${i}`), 500)),
-      );
+      // Rows for more than two chunks of the purge (4,096 each): a commit each.
+      await oneByOne(store.nonces, 10_000, 'old', 500);
+      await store.nonces.remember(key('live'), 2_000);
       let otherWorkRan = false;
       const purge = store.nonces.purgeExpired(1_000);
       setImmediate(() => (otherWorkRan = true));
-      assert.equal(await purge, 20_000);
+      assert.equal(await purge, 10_000);
       assert.equal(otherWorkRan, true);
+      assert.deepEqual(inFile(path), { rows: 1, nonces: 1 });
     } finally {
       await store.close();
     }
   });
 
-  it('carries nonces stored by the first schema into the log, so their replays stay refused', async () => {
+  it('writes the nonces of one commit as one row', async () => {
     const path = freshPath();
-    const db = new DatabaseSync(path);
-    db.exec(migrations[0]!);
-    db.exec('PRAGMA user_version = 1');
-    const stored = key('before the upgrade');
-    db.prepare('INSERT INTO nonces (expires_at, hash) VALUES (?, ?)').run(2_000, nonceHash(stored));
-    db.close();
     const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
-      assert.equal(await store.nonces.remember(stored, 2_000), false);
-      assert.equal(await store.nonces.remember(key('after the upgrade'), 2_000), true);
+      await Promise.all(
+        Array.from({ length: 300 }, (_, i) => store.nonces.remember(key(`n${i}`), 2_000 + i)),
+      );
+      assert.deepEqual(inFile(path), { rows: 2, nonces: 300 }, 'expiries 256 s apart and more');
     } finally {
       await store.close();
     }
   });
+
+  it('gives each nonce of a row its own expiry back after a restart', async () => {
+    const path = freshPath();
+    const first = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    await Promise.all([
+      first.nonces.remember(key('early'), 2_000),
+      first.nonces.remember(key('late'), 2_100),
+    ]);
+    await first.close();
+    const second = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    try {
+      assert.equal(await second.nonces.remember(key('late'), 2_100), false);
+      assert.equal(await second.nonces.purgeExpired(2_001), 1, 'the early one, from the index');
+      assert.equal(await second.nonces.remember(key('early'), 2_000), true, 'purged');
+      assert.equal(await second.nonces.remember(key('late'), 2_100), false, 'kept');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('writes nothing for a replay refused within the same commit', async () => {
+    const path = freshPath();
+    const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    try {
+      const answers = await Promise.all([
+        store.nonces.remember(key('twice'), 2_000),
+        store.nonces.remember(key('twice'), 2_000),
+      ]);
+      assert.deepEqual(answers, [true, false]);
+      assert.deepEqual(inFile(path), { rows: 1, nonces: 1 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  // Both signs of the 64-bit hash: the migration to batches writes them as hex in SQL.
+  const stored = Array.from({ length: 40 }, (_, i) => key(`before the upgrade ${i}`));
+  assert.ok(stored.some((k) => nonceHash(k) < 0n) && stored.some((k) => nonceHash(k) >= 0n));
+
+  for (const [version, table] of [
+    [1, 'nonces'],
+    [2, 'nonce_log'],
+  ] as const) {
+    it(`carries nonces stored by schema version ${version} into the log, so their replays stay refused`, async () => {
+      const path = freshPath();
+      const db = new DatabaseSync(path);
+      for (const sql of migrations.slice(0, version)) db.exec(sql);
+      db.exec(`PRAGMA user_version = ${version}`);
+      const insert = db.prepare(`INSERT INTO ${table} (expires_at, hash) VALUES (?, ?)`);
+      stored.forEach((k, i) => insert.run(2_000 + (i % 2), nonceHash(k)));
+      db.close();
+      const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
+      try {
+        const replays = await Promise.all(
+          stored.map((k, i) => store.nonces.remember(k, 2_000 + (i % 2))),
+        );
+        assert.ok(replays.every((first) => !first));
+        assert.equal(await store.nonces.remember(key('after the upgrade'), 2_000), true);
+        assert.equal(await store.nonces.size(), stored.length + 1);
+      } finally {
+        await store.close();
+      }
+      assert.deepEqual(inFile(path), { rows: 3, nonces: stored.length + 1 });
+    });
+  }
 });

@@ -35,7 +35,7 @@ export interface SqliteStoreOptions {
    * command does).
    */
   readonly checkpointIntervalMs?: number;
-  /** The WAL size past which the checkpoint worker empties the log (default 32 MiB). */
+  /** The log size past which the checkpoint worker restarts it (default 16 MiB). */
   readonly maxWalBytes?: number;
 }
 
