@@ -20,7 +20,7 @@ export function soakSection(run: RunRecord): string[] {
   const when =
     soak.date === run.machine.date
       ? ''
-      : `Measured ${soak.date ?? 'earlier'} on commit ${soak.commit ?? 'unknown'}, in an earlier run than the tables above (\`npm run bench -- --soak-only\`). `;
+      : `Measured ${soak.date ?? 'earlier'} on commit ${soak.commit ?? 'unknown'}, in a separate run from the tables above (\`npm run bench -- --soak-only\`). `;
   return [
     '## Soak',
     '',
@@ -38,7 +38,7 @@ export function soakSection(run: RunRecord): string[] {
       ? ''
       : `Per-interval p99: median ${ms(f.medianIntervalP99)} ms, worst ${ms(f.worstIntervalP99)} ms (a pause counts as visible when the worst exceeds twice the median and 5 ms), ` +
         `leaving out ${f.starvedIntervals} of ${soak.timeline.length} intervals in which other work held the machine (others over one core) and the server got under half of its core. ` +
-        "Bytes per live nonce = all growth of the database files since before the load (the WAL's high-water mark included: SQLite does not shrink the WAL unless `journal_size_limit` is set, so it is disk the nonces cost) over the most live nonces seen, plus RSS growth from a tenth of the run (past start-up and JIT warm-up) over the nonces added meanwhile.",
+        "Bytes per live nonce = all growth of the database files since before the load (the WAL's high-water mark included: the checkpoint worker restarts the log and reuses the file rather than shrinking it, so it is disk the nonces cost) over the most live nonces seen, plus RSS growth from a tenth of the run (past start-up and JIT warm-up) over the nonces added meanwhile.",
     '',
     ...worstIntervals(soak),
   ];
