@@ -37,6 +37,23 @@ class HashSet64 {
     return Math.floor(((Math.imul(low, 0x9e3779b1) >>> 0) * this.capacity) / 4294967296);
   }
 
+  /** The slot holding the hash, or the empty slot where it would go (linear probing). */
+  private slotOf(high: number, low: number): number {
+    const slots = this.slots;
+    const capacity = this.capacity;
+    let at = this.home(low);
+    for (;;) {
+      const h = slots[at * 2]!;
+      const l = slots[at * 2 + 1]!;
+      if ((h === 0 && l === 0) || (h === high && l === low)) return at;
+      at = at + 1 === capacity ? 0 : at + 1;
+    }
+  }
+
+  private occupied(at: number): boolean {
+    return this.slots[at * 2] !== 0 || this.slots[at * 2 + 1] !== 0;
+  }
+
   /** Adds the hash; false when it was already there. */
   add(high: number, low: number): boolean {
     if (high === 0 && low === 0) {
@@ -44,35 +61,18 @@ class HashSet64 {
       this.hasZero = true;
       return true;
     }
-    const slots = this.slots;
-    const capacity = this.capacity;
-    let at = this.home(low);
-    for (;;) {
-      const h = slots[at * 2]!;
-      const l = slots[at * 2 + 1]!;
-      if (h === 0 && l === 0) break;
-      if (h === high && l === low) return false;
-      at = at + 1 === capacity ? 0 : at + 1;
-    }
-    slots[at * 2] = high;
-    slots[at * 2 + 1] = low;
+    const at = this.slotOf(high, low);
+    if (this.occupied(at)) return false;
+    this.slots[at * 2] = high;
+    this.slots[at * 2 + 1] = low;
     this.count += 1;
-    if (this.count * MAX_LOAD_DENOMINATOR > capacity * MAX_LOAD_NUMERATOR) this.grow();
+    if (this.count * MAX_LOAD_DENOMINATOR > this.capacity * MAX_LOAD_NUMERATOR) this.grow();
     return true;
   }
 
   has(high: number, low: number): boolean {
     if (high === 0 && low === 0) return this.hasZero;
-    const slots = this.slots;
-    const capacity = this.capacity;
-    let at = this.home(low);
-    for (;;) {
-      const h = slots[at * 2]!;
-      const l = slots[at * 2 + 1]!;
-      if (h === 0 && l === 0) return false;
-      if (h === high && l === low) return true;
-      at = at + 1 === capacity ? 0 : at + 1;
-    }
+    return this.occupied(this.slotOf(high, low));
   }
 
   private grow(): void {

@@ -105,13 +105,10 @@ export function sqliteNonces(
 
   /** Adds every entry after `seen` to the index. */
   function absorb(target: NonceIndex): void {
-    const add = (expiresAt: number, high: number, low: number) => {
-      target.add(expiresAt, high, low);
-    };
     for (;;) {
       const rows = readSince.all(seen) as unknown as LogRow[];
       for (const [seq, expiresAt, entries] of rows) {
-        forEachEntry(expiresAt, entries, add);
+        forEachEntry(expiresAt, entries, (second, high, low) => target.add(second, high, low));
         seen = seq;
       }
       if (rows.length < READ_CHUNK) return;
