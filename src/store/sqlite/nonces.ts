@@ -105,10 +105,11 @@ export function sqliteNonces(
 
   /** Adds every entry after `seen` to the index. */
   function absorb(target: NonceIndex): void {
+    const add = target.add.bind(target);
     for (;;) {
       const rows = readSince.all(seen) as unknown as LogRow[];
       for (const [seq, expiresAt, entries] of rows) {
-        forEachEntry(expiresAt, entries, (second, high, low) => target.add(second, high, low));
+        forEachEntry(expiresAt, entries, add);
         seen = seq;
       }
       if (rows.length < READ_CHUNK) return;
