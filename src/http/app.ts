@@ -19,7 +19,7 @@ import { registerAdvertisement } from './routes/advertisement.ts';
 import { registerApiMe } from './routes/api-me.ts';
 import { registerFlowRoutes } from './routes/flow.ts';
 import { registerGateway } from './gateway.ts';
-import { AccessLog, logRedaction, logSerializers } from './log-serializers.ts';
+import { AccessLog, censorSecretFields, logSerializers } from './log-serializers.ts';
 import { pageSecurityHeaders } from './page-security.ts';
 import { createRequestIds } from './request-id.ts';
 import { registerMetrics } from './metrics.ts';
@@ -44,6 +44,10 @@ export interface BuildOptions extends AppOptions {
 }
 
 const DEFAULT_BODY_LIMIT = 64 * 1024;
+const loggerDefaults = {
+  serializers: logSerializers,
+  formatters: { log: censorSecretFields },
+};
 
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const provider = options.provider;
@@ -61,8 +65,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       options.logger === undefined || options.logger === false
         ? false
         : typeof options.logger === 'object'
-          ? { serializers: logSerializers, redact: logRedaction, ...options.logger }
-          : { serializers: logSerializers, redact: logRedaction },
+          ? { ...loggerDefaults, ...options.logger }
+          : loggerDefaults,
     ...(options.tls === undefined
       ? {}
       : { https: { cert: options.tls.cert, key: options.tls.key } }),
