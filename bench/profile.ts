@@ -15,7 +15,7 @@ import type { ServerId } from './scenarios.ts';
 import type { SeededCredentials } from './seed/seed-latchkey.ts';
 import { startGroup } from './server-group.ts';
 
-export const PROFILED = ['hmac-sha1', 'rsa-sha1', 'flows', 'gateway'] as const;
+export const PROFILED = ['hmac-sha1', 'hmac-logged', 'rsa-sha1', 'flows', 'gateway'] as const;
 
 interface ProfileNode {
   id: number;
