@@ -18,7 +18,8 @@ export type ServerId =
   | 'latchkey-flows'
   | 'latchkey-logged'
   | 'gateway'
-  | 'bare-proxy';
+  | 'bare-proxy'
+  | 'fastify-proxy';
 
 export interface ServerDef {
   readonly id: ServerId;
@@ -71,6 +72,7 @@ export const servers: readonly ServerDef[] = [
   { id: 'latchkey-logged', unavailable: latchkeyMissing, tokens: 1 },
   { id: 'gateway', unavailable: gatewayMissing, tokens: 1 },
   { id: 'bare-proxy', unavailable: () => undefined },
+  { id: 'fastify-proxy', unavailable: () => undefined },
 ];
 
 const fixed =
@@ -250,6 +252,13 @@ export const scenarios: readonly Scenario[] = [
     id: 'bare-proxy',
     title: 'bare proxy (node:http + undici, no verification) in front of the same upstream',
     server: 'bare-proxy',
+    workload: fixed('/'),
+  },
+  {
+    // What the proxying library costs alone, configured as the gateway configures it.
+    id: 'fastify-proxy',
+    title: 'Fastify + @fastify/http-proxy (no verification) in front of the same upstream',
+    server: 'fastify-proxy',
     workload: fixed('/'),
   },
 ];

@@ -1,7 +1,8 @@
 /**
  * Starts the processes behind one server definition on the server core: one server, or for
  * the gateway an upstream and Latchkey in front of it, for the bare proxy an upstream and
- * bench/servers/bare-proxy.ts in front of it.
+ * bench/servers/bare-proxy.ts in front of it, for the Fastify proxy an upstream and
+ * bench/servers/fastify-proxy.ts in front of it.
  */
 import { startServer } from './processes.ts';
 import type { ServerProcess } from './processes.ts';
@@ -50,9 +51,15 @@ export async function startGroup(def: ServerDef, settings: GroupSettings): Promi
       main = await startServer([...latchkey, '--log-level', 'info'], options);
       break;
     case 'gateway':
-    case 'bare-proxy': {
+    case 'bare-proxy':
+    case 'fastify-proxy': {
       upstream = await startServer(['bench/servers/bare-http.ts'], options);
-      const front = def.id === 'gateway' ? latchkey : ['bench/servers/bare-proxy.ts'];
+      const front =
+        def.id === 'gateway'
+          ? latchkey
+          : def.id === 'bare-proxy'
+            ? ['bench/servers/bare-proxy.ts']
+            : ['bench/servers/fastify-proxy.ts'];
       try {
         main = await startServer(
           [...front, '--upstream', `http://127.0.0.1:${upstream.port}`],

@@ -16,7 +16,7 @@ const escape = (text: string) =>
 
 function colour(id: string): string {
   if (id.startsWith('limit') || id === 'fastify' || id === 'upstream') return '#8a8f98';
-  if (id.startsWith('lean') || id === 'bare-proxy') return '#d08a2e';
+  if (id.startsWith('lean') || id.endsWith('-proxy')) return '#d08a2e';
   return '#2f6db5';
 }
 

@@ -99,6 +99,7 @@ export function judgeTargets(run: RunRecord): TargetResult[] {
   const upstream = summary('upstream');
   const gateway = summary('gateway');
   const bareProxy = summary('bare-proxy');
+  const fastifyProxy = summary('fastify-proxy');
   judge(
     "Gateway: ≥ 0.60 of the upstream's own throughput",
     upstream === undefined || gateway === undefined
@@ -106,7 +107,10 @@ export function judgeTargets(run: RunRecord): TargetResult[] {
       : `${f2(gateway.rps / upstream.rps)} (${n(gateway.rps)} vs ${n(upstream.rps)} req/s)` +
           (bareProxy === undefined
             ? ''
-            : `; bare proxy without verification ${f2(bareProxy.rps / upstream.rps)} (${n(bareProxy.rps)} req/s)`),
+            : `; bare proxy without verification ${f2(bareProxy.rps / upstream.rps)} (${n(bareProxy.rps)} req/s)`) +
+          (fastifyProxy === undefined
+            ? ''
+            : `; Fastify + @fastify/http-proxy without verification ${f2(fastifyProxy.rps / upstream.rps)} (${n(fastifyProxy.rps)} req/s)`),
     upstream === undefined || gateway === undefined ? undefined : gateway.rps >= 0.6 * upstream.rps,
     'gateway',
   );
