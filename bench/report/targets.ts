@@ -134,7 +134,8 @@ function soakTargets(run: RunRecord, results: TargetResult[]): void {
   const f = findings;
   add(
     'Live nonces ≤ rate × window',
-    f && `${n(f.maxNonces)} live at most; rate × window = ${n(f.nonceBound)}`,
+    f &&
+      `${n(f.maxNonces)} live at most; rate × window = ${n(f.nonceBound)} (requests in the busiest window + 5 s)`,
     f !== undefined && f.maxNonces <= f.nonceBound,
   );
   add(
