@@ -26,6 +26,8 @@ export interface LoadOptions {
   readonly timelineMs?: number | undefined;
   /** Processes of the server under test, whose CPU use is reported too. */
   readonly serverPids?: readonly number[] | undefined;
+  /** The one core the server is pinned to, whose use by other work is reported too. */
+  readonly serverCore?: number | undefined;
 }
 
 export interface TimelinePoint {
@@ -38,6 +40,8 @@ export interface TimelinePoint {
   /** Cores used in the interval by the server, and by everything but server and generator. */
   readonly serverCpu: number | undefined;
   readonly otherCpu: number | undefined;
+  /** Of that, the share of the server's own core (when the server is pinned to one). */
+  readonly otherOnServerCore?: number | undefined;
 }
 
 export interface LoadResult {
@@ -62,6 +66,10 @@ export interface LoadResult {
   /** Status line and a short body of the first unexpected response, to diagnose a failure. */
   readonly firstError?: string | undefined;
   readonly timeline?: TimelinePoint[] | undefined;
+  /** Successful requests during the warm-up (not measured, but their nonces are stored). */
+  readonly warmupRequests?: number | undefined;
+  /** Successful requests over the whole run, warm-up and stop included, at most. */
+  readonly acceptedAtMost?: number | undefined;
 }
 
 export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadResult> {
@@ -69,6 +77,8 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
     const histogram = new Histogram();
     const errorsByStatus: Record<string, number> = {};
     let ok = 0;
+    let warmupOk = 0;
+    let lateOk = 0;
     let units = 0;
     let errors = 0;
     let socketErrors = 0;
@@ -84,8 +94,8 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
     let nextSlot = started;
     let rescheduled = false;
     const pids = options.serverPids ?? [];
-    const snapshot = () => cpuSnapshot(pids);
-    const usage = (since: CpuSnapshot) => cpuSharesSince(since, pids);
+    const snapshot = () => cpuSnapshot(pids, options.serverCore);
+    const usage = (since: CpuSnapshot) => cpuSharesSince(since, pids, options.serverCore);
     let measuring = snapshot();
     const sockets: (Socket | undefined)[] = [];
     const timeline: TimelinePoint[] = [];
@@ -141,6 +151,10 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
             firstError ??= `${response.head.split('\r\n')[0]} ${response.body.subarray(0, 160).toString()}`;
           }
           if (verdict.unitDone) units++;
+        } else if (now < measureFrom && verdict.ok) {
+          warmupOk++;
+        } else if (verdict.ok) {
+          lateOk++; // answered after the window closed, before the sockets did
         }
       };
       socket.on('connect', send);
@@ -190,6 +204,10 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
         exhausted,
         firstError,
         timeline: options.timelineMs === undefined ? undefined : timeline,
+        warmupRequests: warmupOk,
+        // Every request the server may have accepted: all answered, and one unanswered per
+        // connection at the stop.
+        acceptedAtMost: warmupOk + ok + lateOk + options.connections,
       });
     };
 
@@ -211,6 +229,7 @@ export function runLoad(options: LoadOptions, workload: Workload): Promise<LoadR
             ...pick(latency),
             serverCpu: cpu.server,
             otherCpu: cpu.other,
+            otherOnServerCore: cpu.otherOnServerCore,
           });
           slice = new Histogram();
           sliceOk = 0;

@@ -38,10 +38,16 @@ export function cpuSeconds(pids: readonly number[]): number | undefined {
   return ticks / clockTicks();
 }
 
-/** CPU seconds the whole machine has spent busy (all cores, idle and I/O wait excluded). */
-export function machineBusySeconds(): number | undefined {
+/**
+ * CPU seconds the whole machine (or one core) has spent busy, idle and I/O wait excluded and
+ * the hypervisor's steal included: time this machine's work could not run is noise too.
+ */
+export function machineBusySeconds(core?: number): number | undefined {
   try {
-    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    const lines = readFileSync('/proc/stat', 'utf8').split('\n');
+    const name = core === undefined ? 'cpu' : `cpu${core}`;
+    const line = lines.find((l) => l.startsWith(`${name} `));
+    if (line === undefined) return undefined;
     const ticks = line.trim().split(/\s+/).slice(1).map(Number);
     const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0); // through steal
     return (total - ticks[3]! - ticks[4]!) / clockTicks(); // minus idle and iowait
@@ -55,23 +61,35 @@ export interface CpuSnapshot {
   readonly own: NodeJS.CpuUsage;
   readonly server: number | undefined;
   readonly machine: number | undefined;
+  /** Busy seconds of the core the server is pinned to, when it is pinned to one. */
+  readonly serverCore: number | undefined;
 }
 
-export function cpuSnapshot(serverPids: readonly number[]): CpuSnapshot {
+export function cpuSnapshot(serverPids: readonly number[], serverCore?: number): CpuSnapshot {
   return {
     at: performance.now(),
     own: process.cpuUsage(),
     server: cpuSeconds(serverPids),
     machine: machineBusySeconds(),
+    serverCore: serverCore === undefined ? undefined : machineBusySeconds(serverCore),
   };
 }
 
-/** Cores used since a snapshot: by this process, by the server, and by everyone else. */
+/**
+ * Cores used since a snapshot: by this process, by the server, by everyone else, and by
+ * everyone else on the server's own core (what took that core from the server).
+ */
 export function cpuSharesSince(
   since: CpuSnapshot,
   serverPids: readonly number[],
-): { generator: number; server: number | undefined; other: number | undefined } {
-  const now = cpuSnapshot(serverPids);
+  serverCore?: number,
+): {
+  generator: number;
+  server: number | undefined;
+  other: number | undefined;
+  otherOnServerCore: number | undefined;
+} {
+  const now = cpuSnapshot(serverPids, serverCore);
   const seconds = Math.max((now.at - since.at) / 1000, 1e-3);
   const own = (now.own.user + now.own.system - since.own.user - since.own.system) / 1e6;
   const server =
@@ -85,5 +103,9 @@ export function cpuSharesSince(
     server: server === undefined ? undefined : server / seconds,
     other:
       machine === undefined ? undefined : Math.max(0, (machine - own - (server ?? 0)) / seconds),
+    otherOnServerCore:
+      now.serverCore === undefined || since.serverCore === undefined || server === undefined
+        ? undefined
+        : Math.max(0, (now.serverCore - since.serverCore - server) / seconds),
   };
 }

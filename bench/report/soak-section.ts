@@ -37,7 +37,11 @@ export function soakSection(run: RunRecord): string[] {
     f === undefined
       ? ''
       : `Per-interval p99: median ${ms(f.medianIntervalP99)} ms, worst ${ms(f.worstIntervalP99)} ms (a pause counts as visible when the worst exceeds twice the median and 5 ms), ` +
-        `leaving out ${f.starvedIntervals} of ${soak.timeline.length} intervals in which other work held the machine (others over one core) and the server got under half of its core. ` +
+        `leaving out ${f.starvedIntervals} of ${soak.timeline.length} intervals in which other work took the server's core (` +
+        (soak.timeline.some((p) => p.otherOnServerCore !== undefined)
+          ? "the server under three quarters of its core while other processes, or the hypervisor's steal, held at least a quarter of it"
+          : 'others over one core and the server under half of its core') +
+        '). ' +
         "Bytes per live nonce = all growth of the database files since before the load (the WAL's high-water mark included: the checkpoint worker restarts the log and reuses the file rather than shrinking it, so it is disk the nonces cost) over the most live nonces seen, plus RSS growth from a tenth of the run (past start-up and JIT warm-up) over the nonces added meanwhile.",
     '',
     ...worstIntervals(soak),
@@ -55,11 +59,11 @@ function worstIntervals(soak: SoakRecord): string[] {
     "everything else on the machine (a stall with the server busy is the server's own; with others",
     'busy and the server idle, it is the shared machine):',
     '',
-    "| t (s) | req/s | p99 ms | server CPU | others' CPU |",
-    '|---:|---:|---:|---:|---:|',
+    "| t (s) | req/s | p99 ms | server CPU | others' CPU | of which on the server's core |",
+    '|---:|---:|---:|---:|---:|---:|',
     ...worst.map(
       (p) =>
-        `| ${Math.round(p.t)} | ${n(p.rps)} | ${ms(p.p99)} | ${pct(p.serverCpu)} | ${pct(p.otherCpu)} |`,
+        `| ${Math.round(p.t)} | ${n(p.rps)} | ${ms(p.p99)} | ${pct(p.serverCpu)} | ${pct(p.otherCpu)} | ${pct(p.otherOnServerCore)} |`,
     ),
     '',
   ];
