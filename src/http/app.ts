@@ -18,7 +18,6 @@ import type { AppOptions, FlowPaths } from './options.ts';
 import { registerAdvertisement } from './routes/advertisement.ts';
 import { registerApiMe } from './routes/api-me.ts';
 import { registerFlowRoutes } from './routes/flow.ts';
-import { registerGateway } from './gateway.ts';
 import { AccessLog, censorSecretFields, logSerializers } from './log-serializers.ts';
 import { pageSecurityHeaders } from './page-security.ts';
 import { createRequestIds } from './request-id.ts';
@@ -128,6 +127,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   }
 
   if (options.gateway !== undefined) {
+    // Loaded only in gateway mode: the proxy (@fastify/http-proxy, undici) is about 80 ms of
+    // start-up that a deployment without a gateway does not need.
+    const { registerGateway } = await import('./gateway.ts');
     await registerGateway(app, provider, options.gateway, transport);
   }
 
