@@ -35,7 +35,7 @@ export function shownDatabase(database: string): string {
  * Redis and the per-instance cache, whose writes tell running instances (src/store/open.ts).
  */
 export async function openStore(config: LatchkeyConfig): Promise<Store> {
-  const { openStore: open } = await import('../store/index.ts');
+  const { openStore: open } = await import('../store/open.ts');
   try {
     return await open(config.database, {
       ...(config.redis === undefined ? {} : { redis: config.redis }),
