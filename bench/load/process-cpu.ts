@@ -39,18 +39,21 @@ export function cpuSeconds(pids: readonly number[]): number | undefined {
 }
 
 /**
- * CPU seconds the whole machine (or one core) has spent busy, idle and I/O wait excluded and
- * the hypervisor's steal included: time this machine's work could not run is noise too.
+ * CPU seconds the whole machine and each core have spent busy, from one read of /proc/stat:
+ * idle and I/O wait excluded, the hypervisor's steal included (time this machine's work could
+ * not run is noise too). Keys: `cpu` for the machine, `cpu0`, `cpu1`, … for the cores.
  */
-export function machineBusySeconds(core?: number): number | undefined {
+export function busySeconds(): Map<string, number> | undefined {
   try {
-    const lines = readFileSync('/proc/stat', 'utf8').split('\n');
-    const name = core === undefined ? 'cpu' : `cpu${core}`;
-    const line = lines.find((l) => l.startsWith(`${name} `));
-    if (line === undefined) return undefined;
-    const ticks = line.trim().split(/\s+/).slice(1).map(Number);
-    const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0); // through steal
-    return (total - ticks[3]! - ticks[4]!) / clockTicks(); // minus idle and iowait
+    const busy = new Map<string, number>();
+    for (const line of readFileSync('/proc/stat', 'utf8').split('\n')) {
+      if (!line.startsWith('cpu')) continue;
+      const [name, ...fields] = line.trim().split(/\s+/);
+      const ticks = fields.map(Number);
+      const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0); // through steal
+      busy.set(name!, (total - ticks[3]! - ticks[4]!) / clockTicks()); // minus idle, iowait
+    }
+    return busy;
   } catch {
     return undefined;
   }
@@ -66,12 +69,13 @@ export interface CpuSnapshot {
 }
 
 export function cpuSnapshot(serverPids: readonly number[], serverCore?: number): CpuSnapshot {
+  const busy = busySeconds();
   return {
     at: performance.now(),
     own: process.cpuUsage(),
     server: cpuSeconds(serverPids),
-    machine: machineBusySeconds(),
-    serverCore: serverCore === undefined ? undefined : machineBusySeconds(serverCore),
+    machine: busy?.get('cpu'),
+    serverCore: serverCore === undefined ? undefined : busy?.get(`cpu${serverCore}`),
   };
 }
 
