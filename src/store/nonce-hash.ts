@@ -47,7 +47,7 @@ export function nonceHashHalves(key: NonceKey): { readonly high: number; readonl
       nonce;
     // Only ASCII has one UTF-8 byte per UTF-16 code unit.
     if (Buffer.byteLength(text, 'utf8') === text.length) {
-      const digest = hash('sha256', text, 'latin1');
+      const digest = hash('sha256', text, 'binary'); // latin1: one character a byte
       return { high: int32At(digest, 0), low: int32At(digest, 4) >>> 0 };
     }
   }

@@ -23,8 +23,6 @@ const ALLOWED: Record<RequestKind, ReadonlySet<string>> = {
   resource: new Set(COMMON),
 };
 const TIMESTAMP = /^[0-9]{1,10}$/;
-/** Checked for 1 to maxValueBytes bytes when present. */
-const NON_EMPTY = ['oauth_consumer_key', 'oauth_nonce', 'oauth_verifier'];
 
 export interface ParameterRules {
   readonly kind: RequestKind;
@@ -53,22 +51,29 @@ export function checkProtocolParameters(
       });
     }
   }
+  // Each value read once: a missing parameter is undefined (values are always strings).
+  const consumerKey = p.get('oauth_consumer_key');
   const methodName = p.get('oauth_signature_method');
+  const signature = p.get('oauth_signature');
+  const rawTimestamp = p.get('oauth_timestamp');
+  const nonce = p.get('oauth_nonce');
+  const callback = p.get('oauth_callback');
+  const verifier = p.get('oauth_verifier');
   const signatureMethod =
     methodName === undefined ? undefined : policy.signatureMethods.get(methodName);
   const needsNonce = signatureMethod?.usesBaseString ?? true;
 
   const absent: string[] = [];
-  if (!p.has('oauth_consumer_key')) absent.push('oauth_consumer_key');
+  if (consumerKey === undefined) absent.push('oauth_consumer_key');
   // Some clients send an empty oauth_token when they have none; it signs as given, means none.
   const token = p.get('oauth_token') || undefined;
   if (rules.tokenRequired && token === undefined) absent.push('oauth_token');
-  if (!p.has('oauth_signature_method')) absent.push('oauth_signature_method');
-  if (!p.has('oauth_signature')) absent.push('oauth_signature');
-  if (needsNonce && !p.has('oauth_timestamp')) absent.push('oauth_timestamp');
-  if (needsNonce && !p.has('oauth_nonce')) absent.push('oauth_nonce');
-  if (rules.kind === 'temporary' && !p.has('oauth_callback')) absent.push('oauth_callback');
-  if (rules.kind === 'exchange' && !p.has('oauth_verifier')) absent.push('oauth_verifier');
+  if (methodName === undefined) absent.push('oauth_signature_method');
+  if (signature === undefined) absent.push('oauth_signature');
+  if (needsNonce && rawTimestamp === undefined) absent.push('oauth_timestamp');
+  if (needsNonce && nonce === undefined) absent.push('oauth_nonce');
+  if (rules.kind === 'temporary' && callback === undefined) absent.push('oauth_callback');
+  if (rules.kind === 'exchange' && verifier === undefined) absent.push('oauth_verifier');
   if (absent.length > 0) {
     // No OAuth at all on a protected resource is an authentication challenge (401 with
     // WWW-Authenticate, §3.5.1), not a malformed request.
@@ -90,16 +95,9 @@ export function checkProtocolParameters(
       advice: { oauth_acceptable_versions: '1.0-1.0' },
     });
   }
-  for (const name of NON_EMPTY) {
-    const value = p.get(name);
-    if (value !== undefined && (value === '' || tooLong(value, policy.maxValueBytes))) {
-      throw new OAuthError(
-        'parameter_rejected',
-        `${name} must be 1 to ${policy.maxValueBytes} bytes long.`,
-        { advice: { oauth_parameters_rejected: name } },
-      );
-    }
-  }
+  checkNonEmpty('oauth_consumer_key', consumerKey, policy.maxValueBytes);
+  checkNonEmpty('oauth_nonce', nonce, policy.maxValueBytes);
+  checkNonEmpty('oauth_verifier', verifier, policy.maxValueBytes);
   if (token !== undefined && tooLong(token, policy.maxValueBytes)) {
     throw new OAuthError(
       'parameter_rejected',
@@ -109,7 +107,6 @@ export function checkProtocolParameters(
       },
     );
   }
-  const rawTimestamp = p.get('oauth_timestamp');
   let timestamp: number | undefined;
   if (rawTimestamp !== undefined && TIMESTAMP.test(rawTimestamp) && Number(rawTimestamp) > 0) {
     timestamp = Number(rawTimestamp); // the usual case, one test
@@ -124,15 +121,28 @@ export function checkProtocolParameters(
     timestamp = Number.MAX_SAFE_INTEGER;
   }
   return {
-    consumerKey: p.get('oauth_consumer_key')!,
+    consumerKey: consumerKey!,
     token,
     signatureMethod,
-    signature: p.get('oauth_signature')!,
+    signature: signature!,
     timestamp,
-    nonce: p.get('oauth_nonce'),
-    callback: p.get('oauth_callback'),
-    verifier: p.get('oauth_verifier'),
+    nonce,
+    callback,
+    verifier,
   };
+}
+
+/** Present values of these parameters are 1 to maxValueBytes bytes (§3.1 leaves them open). */
+function checkNonEmpty(name: string, value: string | undefined, maxValueBytes: number): void {
+  if (value !== undefined && (value === '' || tooLong(value, maxValueBytes))) {
+    throw new OAuthError(
+      'parameter_rejected',
+      `${name} must be 1 to ${maxValueBytes} bytes long.`,
+      {
+        advice: { oauth_parameters_rejected: name },
+      },
+    );
+  }
 }
 
 /** More than `max` UTF-8 bytes; a UTF-16 code unit is at most 3 bytes, so short text skips the count. */
