@@ -15,19 +15,16 @@ export interface AuthorizationHeader {
   readonly parameters: Parameter[];
 }
 
-const SCHEME = /^oauth(?:[ \t]+|$)/i;
-
 /**
  * Parses an Authorization header value. Returns `undefined` when the scheme is not OAuth
  * (another scheme is simply not ours); throws `parameter_rejected` when it is OAuth but broken.
  */
 export function parseAuthorizationHeader(value: string): AuthorizationHeader | undefined {
-  const scheme = SCHEME.exec(value);
-  if (scheme === null) return undefined;
+  let i = schemeEnd(value);
+  if (i < 0) return undefined;
   const parameters: Parameter[] = [];
   let realm: string | undefined;
-  const seen = new Set<string>();
-  let i = scheme[0].length;
+  let seen: Set<string> | undefined;
   const n = value.length;
   const hasQuotedPair = value.includes('\\');
   while (i < n) {
@@ -39,8 +36,7 @@ export function parseAuthorizationHeader(value: string): AuthorizationHeader | u
     }
     const eq = value.indexOf('=', i);
     if (eq < 0) throw malformed('a parameter without "="');
-    const rawName = value.slice(i, eq).trim();
-    if (rawName === '' || /[\s",]/.test(rawName)) throw malformed('a malformed parameter name');
+    const rawName = nameBetween(value, i, eq);
     i = skipSpaces(value, eq + 1);
     let rawValue: string;
     if (value.charCodeAt(i) === 0x22 /* " */) {
@@ -79,8 +75,12 @@ export function parseAuthorizationHeader(value: string): AuthorizationHeader | u
         { advice: { oauth_parameters_rejected: name } },
       );
     }
-    if (seen.has(name)) throw repeated(name);
-    seen.add(name);
+    // A header has a handful of parameters; a long one (up to Node's 16 KiB) gets a Set.
+    if (parameters.length === SCANNED) seen = new Set(parameters.map(([known]) => known));
+    if (seen === undefined ? parameters.some(([known]) => known === name) : seen.has(name)) {
+      throw repeated(name);
+    }
+    seen?.add(name);
     parameters.push([name, percentDecode(rawValue)]);
   }
   return { realm, parameters };
@@ -97,6 +97,53 @@ export function buildAuthorizationHeader(parameters: Iterable<Parameter>, realm?
     parts.push(`${percentEncode(name)}="${percentEncode(value)}"`);
   }
   return parts.length === 0 ? 'OAuth' : `OAuth ${parts.join(', ')}`;
+}
+
+/** Up to this many parameters a scan finds a repeated name for less than a Set costs. */
+const SCANNED = 16;
+
+/**
+ * Where the parameters start after the scheme `OAuth` (any case) and its spaces or tabs, or
+ * -1 for another scheme, including one that only starts with "OAuth".
+ */
+function schemeEnd(value: string): number {
+  // OR 0x20 lowercases an ASCII letter and turns no other code into one of these.
+  if (
+    value.length < 5 ||
+    (value.charCodeAt(0) | 0x20) !== 0x6f ||
+    (value.charCodeAt(1) | 0x20) !== 0x61 ||
+    (value.charCodeAt(2) | 0x20) !== 0x75 ||
+    (value.charCodeAt(3) | 0x20) !== 0x74 ||
+    (value.charCodeAt(4) | 0x20) !== 0x68
+  ) {
+    return -1;
+  }
+  if (value.length === 5) return 5;
+  const next = value.charCodeAt(5);
+  return next === 0x20 || next === 0x09 ? skipSpaces(value, 5) : -1;
+}
+
+/**
+ * The parameter name in value[from, to), without the whitespace around it. The usual name,
+ * visible ASCII with no quote or comma, is checked code by code; anything else is trimmed
+ * and tested as text.
+ */
+function nameBetween(value: string, from: number, to: number): string {
+  let end = to;
+  while (end > from && isSpace(value.charCodeAt(end - 1))) end--;
+  let plain = end > from;
+  for (let i = from; plain && i < end; i++) {
+    const c = value.charCodeAt(i);
+    plain = c > 0x20 && c < 0x7f && c !== 0x22 && c !== 0x2c;
+  }
+  if (plain) return value.slice(from, end);
+  const name = value.slice(from, to).trim();
+  if (name === '' || /[\s",]/.test(name)) throw malformed('a malformed parameter name');
+  return name;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09;
 }
 
 /** The index of the first character from `i` on that is not a space or a tab. */

@@ -40,6 +40,13 @@ describe('RFC 5849 §3.5.1 Authorization header parsing', () => {
     ]);
   });
 
+  it('trims other whitespace around a name, as a folded header line leaves it', () => {
+    assert.deepEqual(parse('OAuth oauth_a="1",\n oauth_b\r\n="2"')?.parameters, [
+      ['oauth_a', '1'],
+      ['oauth_b', '2'],
+    ]);
+  });
+
   it('accepts parameters with no space after the comma', () => {
     assert.deepEqual(parse('OAuth oauth_a="1",oauth_b="2"')?.parameters, [
       ['oauth_a', '1'],
@@ -96,6 +103,17 @@ describe('RFC 5849 §3.5.1 Authorization header parsing', () => {
       400,
     );
     assert.deepEqual(error.advice, { oauth_parameters_rejected: 'oauth_token' });
+  });
+
+  it('rejects a parameter given twice in a long header with parameter_rejected', () => {
+    const many = Array.from({ length: 40 }, (_, i) => `oauth_p${i}="v"`);
+    for (const repeat of ['oauth_p3', 'oauth_p30']) {
+      assertOAuthError(
+        () => parse(`OAuth ${[...many, `${repeat}="again"`].join(', ')}`),
+        'parameter_rejected',
+      );
+    }
+    assert.equal(parse(`OAuth ${many.join(', ')}`)?.parameters.length, 40);
   });
 
   it('rejects a realm given twice with parameter_rejected', () => {
