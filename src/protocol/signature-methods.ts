@@ -3,8 +3,9 @@
  * PLAINTEXT §3.4.4), plus the SHA-256/512 variants real providers use (same construction,
  * other digest). A registry lets a server allow a subset or add its own method.
  */
-import { createHmac, createPublicKey, sign, timingSafeEqual, verify } from 'node:crypto';
+import { createPublicKey, sign, timingSafeEqual, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
+import { hmacBase64 } from './hmac.ts';
 import { percentEncode } from './percent-encoding.ts';
 
 /** Key material for signing or verifying one request. */
@@ -49,7 +50,7 @@ export function constantTimeEqual(actual: string, expected: string): boolean {
 
 function hmac(name: string, digest: 'sha1' | 'sha256' | 'sha512'): SignatureMethod {
   const compute = (baseString: string, keys: SignatureKeys) =>
-    createHmac(digest, sharedSecretKey(keys)).update(baseString).digest('base64');
+    hmacBase64(digest, sharedSecretKey(keys), baseString);
   return {
     name,
     keyKind: 'shared-secret',
