@@ -58,13 +58,18 @@ function paddedKey(digest: HmacDigest, key: string): PaddedKey {
   return made;
 }
 
+/** Texts up to this many UTF-16 units get room for their worst-case UTF-8 (a base string is ASCII). */
+const SHORT_TEXT = 2048;
+
 /** HMAC of `text` under `key` (both as UTF-8), in base64, as createHmac gives it. */
 export function hmacBase64(digest: HmacDigest, key: string, text: string): string {
   const { inner, outer } = paddedKey(digest, key);
   const { block, digest: size } = SIZES[digest];
-  const message = Buffer.allocUnsafe(block + Buffer.byteLength(text, 'utf8'));
-  inner.copy(message, 0);
-  message.write(text, block, 'utf8');
+  // Room for the text's UTF-8 without measuring it first: at most 3 bytes a UTF-16 unit.
+  const room = text.length <= SHORT_TEXT ? 3 * text.length : Buffer.byteLength(text, 'utf8');
+  const buffer = Buffer.allocUnsafe(block + room);
+  inner.copy(buffer, 0);
+  const message = buffer.subarray(0, block + buffer.write(text, block, 'utf8'));
   const last = Buffer.allocUnsafe(block + size);
   outer.copy(last, 0);
   // The inner digest as latin1 ('binary'): one character a byte, cheaper than a Buffer out.

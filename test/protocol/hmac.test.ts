@@ -54,6 +54,15 @@ describe('HMAC from two one-shot digests (RFC 2104)', () => {
     );
   });
 
+  it('agrees with createHmac for a long text, ASCII or not', () => {
+    for (const text of ['a'.repeat(5000), 'é€😀'.repeat(1500)]) {
+      assert.equal(
+        hmacBase64('sha1', 'k', text),
+        createHmac('sha1', 'k').update(text).digest('base64'),
+      );
+    }
+  });
+
   it('still gives the right value for a key whose blocks were dropped past the bound', () => {
     const first = hmacBase64('sha1', 'first-key', 'text');
     for (let i = 0; i <= MAX_HMAC_KEYS; i++) hmacBase64('sha1', `key-${i}`, 'text');
