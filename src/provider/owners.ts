@@ -60,6 +60,8 @@ export function createOwnerDirectory(store: Store) {
     },
 
     findById: (id: string) => store.owners.findById(id),
+    /** The owner from the store's read cache, without a promise; undefined: ask findById. */
+    peekById: (id: string) => store.owners.peekById?.(id),
     list: () => store.owners.list(),
 
     async remove(username: string): Promise<void> {

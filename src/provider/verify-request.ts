@@ -14,7 +14,7 @@ import type { Policy } from './policy.ts';
 import type { IncomingRequest, RequestKind, VerifiedRequest } from './request.ts';
 import { checkProtocolParameters } from './steps/check-protocol-parameters.ts';
 import { checkTimestamp } from './steps/check-timestamp.ts';
-import { loadCredentials } from './steps/load-credentials.ts';
+import { loadCachedCredentials, loadCredentials } from './steps/load-credentials.ts';
 
 export interface VerifyOptions {
   readonly kind: RequestKind;
@@ -59,7 +59,9 @@ export async function verifyRequest(
   const nowSeconds = Math.floor(nowMs / 1000);
   checkTimestamp(protocol.timestamp, nowSeconds, policy.timestampWindowSeconds);
 
-  const loaded = await loadCredentials(store, protocol, options.kind);
+  const loaded =
+    loadCachedCredentials(store, protocol, options.kind) ??
+    (await loadCredentials(store, protocol, options.kind));
   const client = loaded.client;
   if (
     client !== undefined &&

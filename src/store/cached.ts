@@ -190,6 +190,8 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
     ...inner,
     clients: {
       ...inner.clients,
+      // This cache answers find(); a peek into the inner store's would bypass its counts.
+      peek: undefined,
       find: (key) => cachedFind(clients, key, (k) => inner.clients.find(k)),
       update: async (key, changes) =>
         announce(await inner.clients.update(key, changes), { kind: 'client', clientKey: key }),
@@ -202,6 +204,7 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
     },
     tokenCredentials: {
       ...inner.tokenCredentials,
+      peek: undefined,
       find: (token) => cachedFind(tokens, token, (t) => inner.tokenCredentials.find(t)),
       revoke: async (token, at) =>
         announce(await inner.tokenCredentials.revoke(token, at), { kind: 'token', token }),

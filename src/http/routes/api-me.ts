@@ -18,7 +18,11 @@ export function registerApiMe(
       tokenRequired: false,
     });
     const token = verified.tokenCredential;
-    const owner = token === undefined ? undefined : await provider.owners.findById(token.ownerId);
+    const owner =
+      token === undefined
+        ? undefined
+        : (provider.owners.peekById(token.ownerId) ??
+          (await provider.owners.findById(token.ownerId)));
     // Spec "Server obligations": keep authenticated content out of shared caches.
     return reply.header('cache-control', 'no-store').send({
       client: { key: verified.client.key, name: verified.client.name },

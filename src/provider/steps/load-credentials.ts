@@ -64,6 +64,37 @@ export async function loadCredentials(
       if (found !== undefined && found.clientKey === client?.key) tokenCredential = found;
     }
   }
+  return withKeys(protocol, client, tokenCredential, temporaryCredential);
+}
+
+/**
+ * The same from the store's read cache, without a promise, when the client and the token of
+ * a resource request are both cached (the usual request); undefined sends the caller to
+ * loadCredentials. A cached answer is the one find() would give (store/types.ts, Peek).
+ */
+export function loadCachedCredentials(
+  store: Store,
+  protocol: ProtocolParameters,
+  kind: RequestKind,
+): LoadedCredentials | undefined {
+  if (kind === 'exchange') return undefined;
+  const client = store.clients.peek?.(protocol.consumerKey);
+  if (client === undefined) return undefined;
+  let tokenCredential: TokenCredential | undefined;
+  if (protocol.token !== undefined) {
+    tokenCredential = store.tokenCredentials.peek?.(protocol.token);
+    if (tokenCredential === undefined) return undefined;
+    if (tokenCredential.clientKey !== client.key) tokenCredential = undefined;
+  }
+  return withKeys(protocol, client, tokenCredential, undefined);
+}
+
+function withKeys(
+  protocol: ProtocolParameters,
+  client: Client | undefined,
+  tokenCredential: TokenCredential | undefined,
+  temporaryCredential: TemporaryCredential | undefined,
+): LoadedCredentials {
   const rsa = protocol.signatureMethod.keyKind === 'rsa';
   return {
     client,

@@ -77,16 +77,26 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const owners = sqliteOwners(db, now);
   const tokenCredentials = sqliteTokenCredentials(db, transaction);
 
+  const clientLookup = cache.cached(clients.find);
+  const ownerLookup = cache.cached(owners.findById);
+  const tokenLookup = cache.cached(tokenCredentials.find);
+
   return {
-    clients: { ...cache.invalidating(clients, ['find', 'list']), find: cache.cached(clients.find) },
+    clients: {
+      ...cache.invalidating(clients, ['find', 'list']),
+      find: clientLookup.find,
+      peek: clientLookup.peek,
+    },
     owners: {
       ...cache.invalidating(owners, ['findById', 'findByUsername', 'list']),
-      findById: cache.cached(owners.findById),
+      findById: ownerLookup.find,
+      peekById: ownerLookup.peek,
     },
     temporaryCredentials: cache.invalidating(sqliteTemporaryCredentials(db, transaction), ['find']),
     tokenCredentials: {
       ...cache.invalidating(tokenCredentials, ['find', 'list', 'count']),
-      find: cache.cached(tokenCredentials.find),
+      find: tokenLookup.find,
+      peek: tokenLookup.peek,
     },
     nonces: sqliteNonces(db, transaction, busyTimeoutMs),
     sessions: sqliteSessions(db),

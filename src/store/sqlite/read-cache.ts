@@ -7,9 +7,15 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 
+/** A cached lookup, and the same cache read without a promise (undefined: ask `find`). */
+export interface CachedLookup<V> {
+  readonly find: (key: string) => Promise<V | undefined>;
+  readonly peek: (key: string) => V | undefined;
+}
+
 export interface ReadCache {
   /** Wraps a lookup by key; only found values are kept (a miss is not remembered). */
-  cached<V>(load: (key: string) => Promise<V | undefined>): (key: string) => Promise<V | undefined>;
+  cached<V>(load: (key: string) => Promise<V | undefined>): CachedLookup<V>;
   /** Wraps every method of `target` but those named in `reads` so that it clears the cache. */
   invalidating<T extends object>(target: T, reads: readonly (keyof T)[]): T;
   clear(): void;
@@ -49,9 +55,13 @@ export function readCacheOn(db: DatabaseSync, maxEntries = 10_000): ReadCache {
     cached<V>(load: (key: string) => Promise<V | undefined>) {
       const map = new Map<string, V>();
       maps.push(map as Map<string, unknown>);
-      return async (key: string) => {
+      // Both check data_version first (once per turn), so a peek is as exact as a find.
+      const peek = (key: string): V | undefined => {
         if (db.isOpen) validate();
-        const hit = map.get(key);
+        return map.get(key);
+      };
+      const find = async (key: string): Promise<V | undefined> => {
+        const hit = peek(key);
         if (hit !== undefined) return hit;
         const loadedIn = generation;
         const value = await load(key);
@@ -61,6 +71,7 @@ export function readCacheOn(db: DatabaseSync, maxEntries = 10_000): ReadCache {
         }
         return value;
       };
+      return { find, peek };
     },
     invalidating<T extends object>(target: T, reads: readonly (keyof T)[]): T {
       const wrapped: Record<string, unknown> = {};
