@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay, setImmediate as nextTurn } from 'node:timers/promises';
 import { createSqliteStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/index.ts';
+import { startCheckpointer, type CheckpointReport } from '../../src/store/sqlite/checkpointer.ts';
 import { StoreUnavailableError } from '../../src/store/index.ts';
 
 describe('SQLite store: the read cache and the nonce group commit', () => {
@@ -157,32 +158,59 @@ describe('SQLite store: WAL checkpoints from a worker thread', () => {
     }
   });
 
-  it('keeps the WAL bounded under steady writes, where passive checkpoints alone never catch up', async () => {
+  it('restarts the log once it passes maxWalBytes under steady writes, and the next commits write from its start', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'latchkey-wal-bound-'));
     const path = join(dir, 'latchkey.db');
-    const limit = 128 * 1024;
-    const store = createSqliteStore({ path, checkpointIntervalMs: 20, maxWalBytes: limit });
-    try {
-      let commits = 0;
-      let largest = 0;
-      const until = Date.now() + 3000;
-      for (let round = 0; Date.now() < until; round++) {
-        const batch = Array.from({ length: 64 }, (_, i) =>
+    const limit = 64 * 1024;
+    const reports: CheckpointReport[] = [];
+    const store = createSqliteStore({
+      path,
+      checkpointIntervalMs: 20,
+      maxWalBytes: limit,
+      onCheckpoint: (report) => reports.push(report),
+    });
+    const commit = (round: number) =>
+      Promise.all(
+        Array.from({ length: 64 }, (_, i) =>
           store.nonces.remember(
-            { clientKey: 'c', token: '', timestamp: round, nonce: `${Math.random()}${i}` },
+            { clientKey: 'c', token: '', timestamp: round, nonce: `${round}-${i}` },
             10,
           ),
-        );
-        await Promise.all(batch);
-        commits += 1;
-        largest = Math.max(largest, statSync(`${path}-wal`).size);
-      }
-      // Each commit appends at least one 4 KiB page to the log.
-      const written = commits * 4096;
-      assert.ok(written > 16 * limit, `enough was written to outgrow the limit (${written} bytes)`);
-      assert.ok(largest < 8 * limit, `the WAL stayed bounded: at most ${largest} bytes`);
+        ),
+      );
+    try {
+      // Steady writes (one commit per turn, no pause for a passive pass to catch up) until the
+      // worker reports a RESTART that completed; how soon depends on the machine, not the bound.
+      const completed = () => reports.find((r) => r.mode === 'restart' && !r.busy);
+      const deadline = Date.now() + 10_000;
+      let round = 0;
+      while (!completed() && Date.now() < deadline) await commit(round++);
+      const restart = completed();
+      assert.ok(restart, `a RESTART checkpoint completed (reports: ${JSON.stringify(reports)})`);
+      assert.ok(restart.logBytes > limit, 'it was called for by a log past the bound');
+      // The file keeps its size and the log starts over in it: a commit appends no frame past it.
+      // (A TRUNCATE meanwhile would only make it smaller.)
+      const size = statSync(`${path}-wal`).size;
+      await commit(round++);
+      assert.ok(statSync(`${path}-wal`).size <= size, 'the commit wrote inside the file');
     } finally {
       await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops at once when the worker has already ended (it could not open the file)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'latchkey-checkpoint-dead-'));
+    try {
+      // A directory is no database: the worker fails to open it and ends.
+      const checkpointer = startCheckpointer(dir, 20, 100);
+      await delay(1000);
+      const stopped = await Promise.race([
+        checkpointer.stop().then(() => true),
+        delay(5000).then(() => false),
+      ]);
+      assert.ok(stopped, 'stop() resolved');
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -38,9 +38,12 @@ const run = () => {
     const pass = passive.get();
     // What the passive pass left is what arrived meanwhile: little to copy and to sync while
     // writers are held back.
-    if (pass.log * frameBytes > workerData.maxWalBytes) restart.get();
-    else if (fileSize() > 4 * workerData.maxWalBytes) truncate.get();
+    if (pass.log * frameBytes > workerData.maxWalBytes) report('restart', pass, restart.get());
+    else if (fileSize() > 4 * workerData.maxWalBytes) report('truncate', pass, truncate.get());
   } catch { /* busy or closing: next time */ }
+};
+const report = (mode, pass, result) => {
+  if (workerData.report) parentPort.postMessage({ mode, logBytes: pass.log * frameBytes, busy: result.busy !== 0 });
 };
 const timer = setInterval(run, workerData.intervalMs);
 parentPort.on('message', () => {
@@ -56,6 +59,15 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
+/** A RESTART or TRUNCATE checkpoint the worker ran, and the log that called for it. */
+export interface CheckpointReport {
+  readonly mode: 'restart' | 'truncate';
+  /** The log's frames in use after the PASSIVE pass, in bytes. */
+  readonly logBytes: number;
+  /** True when another connection held it back and it did not complete. */
+  readonly busy: boolean;
+}
+
 /**
  * The log size past which the worker restarts it. It grows about 3 MB a second at full load
  * (a page or two per group commit), so this is a restart every few seconds. Disk for it is
@@ -69,17 +81,23 @@ export function startCheckpointer(
   intervalMs: number,
   busyTimeoutMs: number,
   maxWalBytes = MAX_WAL_BYTES,
+  onCheckpoint?: (report: CheckpointReport) => void,
 ): Checkpointer {
   const worker = new Worker(workerSource, {
     eval: true,
-    workerData: { path, intervalMs, busyTimeoutMs, maxWalBytes },
+    workerData: { path, intervalMs, busyTimeoutMs, maxWalBytes, report: onCheckpoint !== undefined },
     execArgv: ['--disable-warning=ExperimentalWarning'],
   });
   worker.unref(); // never keeps the process alive
   worker.on('error', () => undefined); // a failed checkpoint is retried; it never fails a request
+  if (onCheckpoint) worker.on('message', onCheckpoint);
+  // A worker that died (it could not open the file) never exits again: stop() must not wait.
+  let exited = false;
+  worker.once('exit', () => (exited = true));
   return {
     stop: () =>
       new Promise((resolve) => {
+        if (exited) return resolve();
         worker.once('exit', () => resolve());
         worker.ref(); // keep the process alive until the last checkpoint is done
         worker.postMessage('stop');

@@ -12,7 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Store } from '../types.ts';
 import { sqliteAttempts } from './attempts.ts';
 import { sqliteClients } from './clients.ts';
-import { startCheckpointer } from './checkpointer.ts';
+import { startCheckpointer, type CheckpointReport } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
 import { sqliteNonces } from './nonces.ts';
 import { sqliteOwners } from './owners.ts';
@@ -37,6 +37,8 @@ export interface SqliteStoreOptions {
   readonly checkpointIntervalMs?: number;
   /** The log size past which the checkpoint worker restarts it (default 16 MiB). */
   readonly maxWalBytes?: number;
+  /** Told of each RESTART or TRUNCATE checkpoint the worker runs (diagnostics, tests). */
+  readonly onCheckpoint?: (report: CheckpointReport) => void;
 }
 
 function open(path: string, busyTimeoutMs: number): DatabaseSync {
@@ -66,7 +68,13 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   let checkpointer: ReturnType<typeof startCheckpointer> | undefined;
   if (interval > 0) {
     db.exec('PRAGMA wal_autocheckpoint = 0');
-    checkpointer = startCheckpointer(options.path, interval, busyTimeoutMs, options.maxWalBytes);
+    checkpointer = startCheckpointer(
+      options.path,
+      interval,
+      busyTimeoutMs,
+      options.maxWalBytes,
+      options.onCheckpoint,
+    );
   }
   const transaction = transactionOn(db);
   const ping = db.prepare('SELECT 1');
