@@ -214,8 +214,8 @@ function paceFor(scenario: Scenario, roundRps: Map<string, number>): number | un
 
 /** Enough pre-signed requests for the round: the last round's rate plus 50 %, or a guess. */
 function poolSize(previousRps: number | undefined, options: BenchOptions): number {
-  const guess = options.mode === 'smoke' ? 2000 : POOL_RATE_GUESS;
-  const rate = previousRps === undefined ? guess : previousRps * 1.5;
+  // The smoke run too: a smaller guess left its one RSA round empty (0 req/s, pool dry).
+  const rate = previousRps === undefined ? POOL_RATE_GUESS : previousRps * 1.5;
   return Math.max(500, Math.ceil((rate * (options.warmupMs + options.durationMs)) / 1000));
 }
 
