@@ -39,8 +39,12 @@ export function setNiceness(value: number | undefined): void {
   niceness = value;
 }
 
-function command(args: string[], pin: string | undefined): [string, string[]] {
-  return wrapCommand([process.execPath, ...NODE_FLAGS, ...args], pin);
+function command(
+  args: string[],
+  pin: string | undefined,
+  nodeFlags: readonly string[] = [],
+): [string, string[]] {
+  return wrapCommand([process.execPath, ...NODE_FLAGS, ...nodeFlags, ...args], pin);
 }
 
 /** A command line pinned to `pin` (taskset) and at the run's niceness, as [file, args]. */
@@ -56,13 +60,15 @@ export function wrapCommand(
 
 export interface StartOptions {
   readonly pin?: string | undefined;
+  /** Node flags before the script (e.g. those `npm start` gives `latchkey serve`). */
+  readonly nodeFlags?: readonly string[] | undefined;
   readonly env?: Readonly<Record<string, string>> | undefined;
   readonly timeoutMs?: number | undefined;
 }
 
 /** Starts `node <args>` and resolves when it prints `{"ready":true,"port":N,…}`. */
 export function startServer(args: string[], options: StartOptions = {}): Promise<ServerProcess> {
-  const [file, argv] = command(args, options.pin);
+  const [file, argv] = command(args, options.pin, options.nodeFlags);
   const started = performance.now();
   const child = spawn(file, argv, {
     cwd: ROOT,

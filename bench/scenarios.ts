@@ -13,6 +13,7 @@ export type ServerId =
   | 'bare-fastify'
   | 'lean'
   | 'latchkey'
+  | 'latchkey-heap128'
   | 'latchkey-1k'
   | 'latchkey-large'
   | 'latchkey-flows'
@@ -29,6 +30,8 @@ export interface ServerDef {
   readonly tokens?: number | 'large';
   /** Measure `latchkey serve`'s start-up on this database too. */
   readonly startup?: boolean;
+  /** Node flags for this Latchkey server beyond those `npm start` gives it. */
+  readonly nodeFlags?: readonly string[];
 }
 
 export interface WorkloadContext {
@@ -66,6 +69,12 @@ export const servers: readonly ServerDef[] = [
   { id: 'bare-fastify', unavailable: () => undefined },
   { id: 'lean', unavailable: () => undefined },
   { id: 'latchkey', unavailable: latchkeyMissing, tokens: 1 },
+  {
+    id: 'latchkey-heap128',
+    unavailable: latchkeyMissing,
+    tokens: 1,
+    nodeFlags: ['--initial-old-space-size=128'],
+  },
   { id: 'latchkey-1k', unavailable: latchkeyMissing, tokens: 1000, startup: true },
   { id: 'latchkey-large', unavailable: latchkeyMissing, tokens: 'large', startup: true },
   { id: 'latchkey-flows', unavailable: latchkeyMissing, tokens: 1 },
@@ -166,6 +175,23 @@ export const scenarios: readonly Scenario[] = [
     server: 'latchkey',
     workload: signed(),
     pace: { of: 'hmac-sha1', fraction: 0.8 },
+  },
+  {
+    // The two runs above on a server whose old generation may grow further between full
+    // collections (docs/decisions.md, "Node's heap and the p99"), in the same order, so that
+    // its heap has the same history when the paced run starts.
+    id: 'hmac-sha1-heap128',
+    title: 'Latchkey /api/me, HMAC-SHA1, header, Node run with --initial-old-space-size=128',
+    server: 'latchkey-heap128',
+    workload: signed(),
+  },
+  {
+    id: 'hmac-sha1-80-heap128',
+    title:
+      'Latchkey /api/me, HMAC-SHA1, paced at 80 % of its maximum, --initial-old-space-size=128',
+    server: 'latchkey-heap128',
+    workload: signed(),
+    pace: { of: 'hmac-sha1-heap128', fraction: 0.8 },
   },
   {
     id: 'hmac-sha256',

@@ -7,6 +7,7 @@
 import { startServer } from './processes.ts';
 import type { ServerProcess } from './processes.ts';
 import type { ServerDef } from './scenarios.ts';
+import { SERVE_NODE_FLAGS } from './serve-flags.ts';
 
 export interface ServerGroup {
   readonly main: ServerProcess;
@@ -26,6 +27,11 @@ export interface GroupSettings {
 
 export async function startGroup(def: ServerDef, settings: GroupSettings): Promise<ServerGroup> {
   const options = { pin: settings.pin };
+  // Latchkey runs with the Node flags `npm start` gives it, and any its definition adds.
+  const latchkeyOptions = {
+    ...options,
+    nodeFlags: [...SERVE_NODE_FLAGS, ...(def.nodeFlags ?? [])],
+  };
   const latchkey = [
     'bench/servers/latchkey.ts',
     '--database',
@@ -48,7 +54,7 @@ export async function startGroup(def: ServerDef, settings: GroupSettings): Promi
       });
       break;
     case 'latchkey-logged':
-      main = await startServer([...latchkey, '--log-level', 'info'], options);
+      main = await startServer([...latchkey, '--log-level', 'info'], latchkeyOptions);
       break;
     case 'gateway':
     case 'bare-proxy':
@@ -63,7 +69,7 @@ export async function startGroup(def: ServerDef, settings: GroupSettings): Promi
       try {
         main = await startServer(
           [...front, '--upstream', `http://127.0.0.1:${upstream.port}`],
-          options,
+          def.id === 'gateway' ? latchkeyOptions : options,
         );
       } catch (error) {
         await upstream.stop();
@@ -72,7 +78,7 @@ export async function startGroup(def: ServerDef, settings: GroupSettings): Promi
       break;
     }
     default:
-      main = await startServer(latchkey, options);
+      main = await startServer(latchkey, latchkeyOptions);
   }
   return {
     main,

@@ -4,6 +4,7 @@
  * the generator reporting throughput and p99 per interval (a purge pause would show there).
  */
 import { runGenerator, runScript, startServer } from './processes.ts';
+import { SERVE_NODE_FLAGS } from './serve-flags.ts';
 import type { SoakRecord, SoakSample } from './results.ts';
 import type { RunContext } from './rounds.ts';
 import { scenarios } from './scenarios.ts';
@@ -38,7 +39,7 @@ export async function runSoak(context: RunContext): Promise<SoakRecord> {
       '--window',
       String(SOAK_WINDOW_SECONDS),
     ],
-    { pin: context.machine.pinning?.server },
+    { pin: context.machine.pinning?.server, nodeFlags: SERVE_NODE_FLAGS },
   );
   const samples: SoakSample[] = [];
   server.onMessage((message) => {

@@ -1,12 +1,14 @@
 /**
- * Start-up to ready, measured on the real command: `latchkey serve` on a seeded database,
- * pinned to the server core, from spawning the process to the moment it accepts a TCP
- * connection and answers the advertisement. It is then stopped.
+ * Start-up to ready, measured on the real command: `latchkey serve` with the Node flags
+ * `npm start` gives it, on a seeded database, pinned to the server core, from spawning the
+ * process to the moment it accepts a TCP connection and answers the advertisement. It is
+ * then stopped.
  */
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { ROOT, wrapCommand } from './processes.ts';
+import { SERVE_NODE_FLAGS } from './serve-flags.ts';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -50,7 +52,7 @@ export async function measureCliStartup(
     '--log-level',
     'silent',
   ];
-  const [file, argv] = wrapCommand([process.execPath, ...args], pin);
+  const [file, argv] = wrapCommand([process.execPath, ...SERVE_NODE_FLAGS, ...args], pin);
   const started = performance.now();
   const child = spawn(file, argv, { cwd: ROOT, stdio: 'ignore' });
   let exited = false;
