@@ -85,7 +85,13 @@ export function startCheckpointer(
 ): Checkpointer {
   const worker = new Worker(workerSource, {
     eval: true,
-    workerData: { path, intervalMs, busyTimeoutMs, maxWalBytes, report: onCheckpoint !== undefined },
+    workerData: {
+      path,
+      intervalMs,
+      busyTimeoutMs,
+      maxWalBytes,
+      report: onCheckpoint !== undefined,
+    },
     execArgv: ['--disable-warning=ExperimentalWarning'],
   });
   worker.unref(); // never keeps the process alive
