@@ -218,9 +218,8 @@ function retakeReason(
   options: BenchOptions,
 ): string | undefined {
   if (options.mode === 'smoke') return undefined;
-  if ((result.otherCpu ?? 0) > NOISY_OTHERS) {
-    return `other work used ${Math.round((result.otherCpu ?? 0) * 100)} % of a core`;
-  }
+  const others = result.otherCpu ?? 0;
+  if (others > NOISY_OTHERS) return `other work used ${Math.round(others * 100)} % of a core`;
   if (rate !== undefined && result.rps < rate * (1 - PACE_SHORTFALL)) {
     return `reached ${Math.round(result.rps)} req/s of its ${rate}/s pace (the machine slowed)`;
   }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { ROOT } from './processes.ts';
 
 /** The `--…` arguments between `node` and the script in the start script. */
-export function nodeFlagsOf(startScript: string): string[] {
+function nodeFlagsOf(startScript: string): string[] {
   const words = startScript.trim().split(/\s+/);
   if (words[0] !== 'node') return [];
   const flags: string[] = [];
