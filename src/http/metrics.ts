@@ -5,7 +5,7 @@
  * Who may read it: docs/decisions.md "Who may read /metrics" (metrics-access.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { isOAuthError } from '../protocol/index.ts';
 import type { Provider } from '../provider/index.ts';
 import { cacheReportOf } from '../store/cached.ts';
@@ -13,6 +13,7 @@ import type { TransportSettings } from './incoming-request.ts';
 import { createMetricsAccess } from './metrics-access.ts';
 import type { MetricsOptions } from './metrics-access.ts';
 import type { FlowPaths } from './options.ts';
+import { registerRequestMetrics } from './request-metrics.ts';
 
 export type { MetricsOptions } from './metrics-access.ts';
 
@@ -25,14 +26,6 @@ function processMetrics(): Registry {
     collectDefaultMetrics({ register: processRegistry });
   }
   return processRegistry;
-}
-
-/** 2xx success, 3xx redirect, 4xx rejected, 503 unavailable (fail closed), other 5xx error. */
-export function outcomeOf(status: number): string {
-  if (status < 300) return 'success';
-  if (status < 400) return 'redirect';
-  if (status < 500) return 'rejected';
-  return status === 503 ? 'unavailable' : 'error';
 }
 
 export interface MetricsContext {
@@ -49,19 +42,7 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
   const registry = new Registry();
   const registers = [registry];
 
-  const requests = new Counter({
-    name: 'latchkey_http_requests_total',
-    help: 'HTTP requests answered, by endpoint (route pattern) and outcome.',
-    labelNames: ['endpoint', 'outcome'] as const,
-    registers,
-  });
-  const duration = new Histogram({
-    name: 'latchkey_http_request_duration_seconds',
-    help: 'Time to answer a request, by endpoint.',
-    labelNames: ['endpoint'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers,
-  });
+  const requests = registerRequestMetrics(registers);
   const failures = new Counter({
     name: 'latchkey_verification_failures_total',
     help: 'Requests refused with an oauth_problem, by problem.',
@@ -107,8 +88,7 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
   app.addHook('onResponse', function countRequest(request, reply, done) {
     const endpoint = endpointOf(request);
     const status = reply.statusCode;
-    requests.inc({ endpoint, outcome: outcomeOf(status) });
-    duration.observe({ endpoint }, reply.elapsedTime / 1000);
+    requests.record(endpoint, status, reply.elapsedTime / 1000);
     if (status === 200 && endpoint === paths.requestToken) issued.inc({ kind: 'temporary' });
     if (status === 200 && endpoint === paths.accessToken) issued.inc({ kind: 'token' });
     done();

@@ -57,12 +57,24 @@ function encodeAndSort(parameters: readonly Parameter[]): string[] {
     const [name, value] = parameters[i]!;
     encoded[i] = percentEncode(name) + SEPARATOR + percentEncode(value);
   }
-  // Most clients send their parameters sorted already; checking costs less than a sort call.
+  if (encoded.length > INSERTION_SORT_MAX) return encoded.sort();
+  // A request carries a handful of parameters, often sorted already: an insertion sort finds
+  // that in one pass and sorts the rest in place, where Array.prototype.sort's set-up alone
+  // costs more (docs/benchmarks.md).
   for (let i = 1; i < encoded.length; i++) {
-    if (encoded[i - 1]! > encoded[i]!) return encoded.sort();
+    const pair = encoded[i]!;
+    let j = i - 1;
+    while (j >= 0 && encoded[j]! > pair) {
+      encoded[j + 1] = encoded[j]!;
+      j--;
+    }
+    encoded[j + 1] = pair;
   }
   return encoded;
 }
+
+/** Up to this many parameters the insertion sort runs; past it, the built-in sort. */
+const INSERTION_SORT_MAX = 32;
 
 const SEPARATOR = '\0';
 
@@ -91,11 +103,30 @@ export function signatureBaseString(
   target: RequestTarget,
   parameters: readonly Parameter[],
 ): string {
-  return (
-    percentEncode(target.method.toUpperCase()) +
-    '&' +
-    percentEncode(baseStringUri(target.scheme, target.host, target.path)) +
-    '&' +
-    encodedNormalizedParameters(parameters)
-  );
+  return baseStringPrefix(target) + encodedNormalizedParameters(parameters);
 }
+
+/**
+ * The first two parts of the base string and their "&"s. A server answers the same few
+ * method, host and path combinations over and over, so the encoded text is kept for each,
+ * up to PREFIXES_KEPT of them, each from a target of at most PREFIX_KEY_MAX characters (the
+ * request decides what is kept, so both are bounded).
+ */
+function baseStringPrefix(target: RequestTarget): string {
+  const { method, scheme, host, path } = target;
+  // Length-prefixed, so two different targets never share a key.
+  const key = `${method.length}:${method}${scheme.length}:${scheme}${host.length}:${host}${path}`;
+  let prefix = prefixes.get(key);
+  if (prefix === undefined) {
+    prefix = `${percentEncode(method.toUpperCase())}&${percentEncode(baseStringUri(scheme, host, path))}&`;
+    if (key.length <= PREFIX_KEY_MAX) {
+      if (prefixes.size >= PREFIXES_KEPT) prefixes.clear();
+      prefixes.set(key, prefix);
+    }
+  }
+  return prefix;
+}
+
+const prefixes = new Map<string, string>();
+const PREFIXES_KEPT = 1024;
+const PREFIX_KEY_MAX = 512;

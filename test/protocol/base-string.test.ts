@@ -180,4 +180,23 @@ describe('RFC 5849 §3.4.1.1 signature base string', () => {
       'GET&http%3A%2F%2Fexample.com%2F&',
     );
   });
+
+  it('gives each target its own method and URI, however its parts run together', () => {
+    // The encoded method and URI are kept per target: no two targets may share them.
+    const targets = [
+      { method: 'GET', scheme: 'http', host: 'a.example:81', path: '/p' },
+      { method: 'GET', scheme: 'http', host: 'a.example:8', path: '1/p' },
+      { method: 'GETH', scheme: 'ttp', host: 'a.example:81', path: '/p' },
+      { method: 'POST', scheme: 'http', host: 'a.example:81', path: '/p' },
+    ];
+    const first = targets.map((t) => signatureBaseString(t, []));
+    const again = targets.map((t) => signatureBaseString(t, []));
+    assert.deepEqual(again, first);
+    assert.deepEqual(first, [
+      'GET&http%3A%2F%2Fa.example%3A81%2Fp&',
+      'GET&http%3A%2F%2Fa.example%3A81%2Fp&',
+      'GETH&ttp%3A%2F%2Fa.example%3A81%2Fp&',
+      'POST&http%3A%2F%2Fa.example%3A81%2Fp&',
+    ]);
+  });
 });
