@@ -108,9 +108,13 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
         entry.ms.push(Math.round(group.main.startupMs));
         startup.set(def.id, entry);
       }
+      let fresh = true;
       for (const scenario of selected.filter((s) => s.server === def.id)) {
         const record = records.get(scenario.id)!;
         const server = scenario.target === 'upstream' ? group.upstream! : group.main;
+        // The first scenario on a freshly started server warms it up first (options.ts).
+        const warmupMs = options.warmupMs + (fresh ? options.serverWarmupMs : 0);
+        fresh = false;
         try {
           const rate = paceFor(scenario, roundRps);
           const measure = () =>
@@ -119,7 +123,7 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
                 host: '127.0.0.1',
                 port: server.port,
                 connections: options.connections,
-                warmupMs: options.warmupMs,
+                warmupMs,
                 durationMs: options.durationMs,
                 rate,
                 serverPids:
@@ -130,7 +134,7 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
               workload: scenario.workload({
                 host: `127.0.0.1:${server.port}`,
                 credentials: credentials ?? lean.credentials,
-                poolSize: poolSize(record.rounds.at(-1)?.rps, options),
+                poolSize: poolSize(record.rounds.at(-1)?.rps, warmupMs, options),
               }),
               pin: pin?.generator,
             });
@@ -233,10 +237,14 @@ function paceFor(scenario: Scenario, roundRps: Map<string, number>): number | un
 }
 
 /** Enough pre-signed requests for the round: the last round's rate plus 50 %, or a guess. */
-function poolSize(previousRps: number | undefined, options: BenchOptions): number {
+function poolSize(
+  previousRps: number | undefined,
+  warmupMs: number,
+  options: BenchOptions,
+): number {
   // The smoke run too: a smaller guess left its one RSA round empty (0 req/s, pool dry).
   const rate = previousRps === undefined ? POOL_RATE_GUESS : previousRps * 1.5;
-  return Math.max(500, Math.ceil((rate * (options.warmupMs + options.durationMs)) / 1000));
+  return Math.max(500, Math.ceil((rate * (warmupMs + options.durationMs)) / 1000));
 }
 
 function failAll(

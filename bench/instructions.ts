@@ -1,0 +1,147 @@
+// Instructions per verified request, counted by valgrind's callgrind: the same figure for the
+// same code however busy the shared machine is (two runs of one tree agree within about
+// 0.1 %), so it tells two versions of the hot path apart where req/s cannot. It counts
+// user-space instructions only: the socket and file system calls that the HTTP rows pay
+// (about a fifth of a request) are not in it, and cache misses cost nothing here, so a
+// change is confirmed in the req/s rows before it is believed.
+//
+// The Latchkey bench server (bench/servers/latchkey.ts) runs under callgrind twice on copies
+// of one seeded database: once answering nothing (start-up alone) and once answering N signed
+// HMAC-SHA1 GET /api/me requests with fresh nonces over C keep-alive connections. The
+// difference over N is the figure; it includes the JIT's warm-up, so compare runs of the
+// same N. A run takes a minute or two; both run at once on two cores.
+//
+//   node bench/instructions.ts [requests=10000] [connections=10]
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signRequest } from '../src/client/index.ts';
+import { ROOT, runScript } from './processes.ts';
+import type { SeededCredentials } from './seed/seed-latchkey.ts';
+
+const requests = Number(process.argv[2] ?? 10_000);
+const connections = Number(process.argv[3] ?? 10);
+
+try {
+  execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+} catch {
+  console.error('valgrind is not installed (apt-get install valgrind).');
+  process.exit(2);
+}
+
+const directory = mkdtempSync(join(tmpdir(), 'latchkey-instructions-'));
+try {
+  const seeded = join(directory, 'seeded.db');
+  const credentials = await runScript<SeededCredentials>([
+    'bench/seed/seed-latchkey.ts',
+    '--database',
+    seeded,
+    '--sample',
+    '1',
+  ]);
+  const [idle, loaded] = await Promise.all([
+    countInstructions('idle', 0),
+    countInstructions('loaded', requests),
+  ]);
+  const perRequest = (loaded - idle) / requests;
+  console.log(
+    `start-up ${format(idle)}, with ${format(requests)} requests ${format(loaded)}: ` +
+      `${format(Math.round(perRequest))} instructions per request`,
+  );
+  console.log(JSON.stringify({ requests, connections, idle, loaded, perRequest }));
+
+  /** Total instructions of a server that starts, answers `count` requests and stops. */
+  async function countInstructions(name: string, count: number): Promise<number> {
+    const database = join(directory, `${name}.db`);
+    copyFileSync(seeded, database);
+    const log = join(directory, `${name}.log`);
+    const child = spawn(
+      'valgrind',
+      [
+        '--tool=callgrind',
+        `--callgrind-out-file=${join(directory, `${name}.callgrind`)}`,
+        `--log-file=${log}`,
+        process.execPath,
+        '--disable-warning=ExperimentalWarning',
+        'bench/servers/latchkey.ts',
+        '--database',
+        database,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const ready = /\{"ready":true,"port":(\d+)/.exec(out);
+        if (ready !== null) resolve(Number(ready[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
+    });
+    if (count > 0) await drive(port, count, credentials);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    const collected = /Collected : (\d+)/.exec(readFileSync(log, 'utf8'));
+    if (collected === null) throw new Error(`no instruction count in ${log}`);
+    return Number(collected[1]);
+  }
+} finally {
+  rmSync(directory, { recursive: true, force: true });
+}
+
+/** Sends `count` signed GET /api/me over keep-alive connections, one in flight on each. */
+async function drive(port: number, count: number, credentials: SeededCredentials): Promise<void> {
+  const url = `http://127.0.0.1:${port}/api/me`;
+  const wire = () => {
+    const signed = signRequest({
+      method: 'GET',
+      url,
+      client: credentials.hmacClient,
+      token: credentials.token,
+    });
+    return (
+      `GET /api/me HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+      `Authorization: ${signed.headers['Authorization']}\r\n\r\n`
+    );
+  };
+  let sent = 0;
+  let answered = 0;
+  await new Promise<void>((resolve, reject) => {
+    for (let c = 0; c < Math.min(connections, count); c++) {
+      const socket = connect(port, '127.0.0.1');
+      let buffered = '';
+      const next = () => {
+        if (sent < count) {
+          sent++;
+          socket.write(wire());
+        } else socket.end();
+      };
+      socket.setEncoding('latin1');
+      socket.on('connect', next);
+      socket.on('error', reject);
+      socket.on('data', (chunk: string) => {
+        buffered += chunk;
+        for (;;) {
+          const end = buffered.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+          if (buffered.length < end + 4 + length) return;
+          if (!buffered.startsWith('HTTP/1.1 200')) {
+            reject(new Error(`not answered 200: ${buffered.slice(0, buffered.indexOf('\r\n'))}`));
+            return;
+          }
+          buffered = buffered.slice(end + 4 + length);
+          if (++answered === count) resolve();
+          next();
+        }
+      });
+    }
+  });
+}
+
+function format(n: number): string {
+  return n.toLocaleString('en-US');
+}
