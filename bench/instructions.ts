@@ -17,7 +17,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signRequest } from '../src/client/index.ts';
+import { ResponseParser } from './load/response-parser.ts';
+import { nonceSource, RequestSigner } from './load/signed-request.ts';
 import { ROOT, runScript } from './processes.ts';
 import type { SeededCredentials } from './seed/seed-latchkey.ts';
 
@@ -92,48 +93,40 @@ try {
   rmSync(directory, { recursive: true, force: true });
 }
 
-/** Sends `count` signed GET /api/me over keep-alive connections, one in flight on each. */
+/**
+ * Sends `count` signed GET /api/me over keep-alive connections, one in flight on each, signed
+ * and framed as the load generator does (bench/load).
+ */
 async function drive(port: number, count: number, credentials: SeededCredentials): Promise<void> {
-  const url = `http://127.0.0.1:${port}/api/me`;
-  const wire = () => {
-    const signed = signRequest({
-      method: 'GET',
-      url,
-      client: credentials.hmacClient,
-      token: credentials.token,
-    });
-    return (
-      `GET /api/me HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
-      `Authorization: ${signed.headers['Authorization']}\r\n\r\n`
-    );
-  };
+  const signer = new RequestSigner({
+    method: 'GET',
+    host: `127.0.0.1:${port}`,
+    path: '/api/me',
+    transmission: 'header',
+    signatureMethod: 'HMAC-SHA1',
+    client: credentials.hmacClient,
+    token: credentials.token,
+  });
+  const nonce = nonceSource();
   let sent = 0;
   let answered = 0;
   await new Promise<void>((resolve, reject) => {
     for (let c = 0; c < Math.min(connections, count); c++) {
       const socket = connect(port, '127.0.0.1');
-      let buffered = '';
+      const parser = new ResponseParser();
       const next = () => {
-        if (sent < count) {
-          sent++;
-          socket.write(wire());
-        } else socket.end();
+        if (sent === count) return void socket.end();
+        sent++;
+        socket.write(signer.build(nonce(), Math.floor(Date.now() / 1000)));
       };
-      socket.setEncoding('latin1');
       socket.on('connect', next);
       socket.on('error', reject);
-      socket.on('data', (chunk: string) => {
-        buffered += chunk;
-        for (;;) {
-          const end = buffered.indexOf('\r\n\r\n');
-          if (end < 0) return;
-          const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
-          if (buffered.length < end + 4 + length) return;
-          if (!buffered.startsWith('HTTP/1.1 200')) {
-            reject(new Error(`not answered 200: ${buffered.slice(0, buffered.indexOf('\r\n'))}`));
+      socket.on('data', (chunk: Buffer) => {
+        for (const response of parser.push(chunk)) {
+          if (response.status !== 200) {
+            reject(new Error(`answered ${response.status}: ${response.body.toString()}`));
             return;
           }
-          buffered = buffered.slice(end + 4 + length);
           if (++answered === count) resolve();
           next();
         }

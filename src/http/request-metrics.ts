@@ -11,7 +11,7 @@ import { Counter } from 'prom-client';
 import type { Metric, Registry } from 'prom-client';
 
 /** Upper bounds of the latency buckets, in seconds (docs/events.md: 1 ms to 5 s). */
-export const DURATION_BUCKETS: readonly number[] = [
+const DURATION_BUCKETS: readonly number[] = [
   0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
 ];
 
@@ -32,6 +32,8 @@ function outcomeIndex(status: number): number {
 interface EndpointTally {
   /** Requests by outcome, in the order of OUTCOMES. */
   readonly outcomes: Float64Array;
+  /** The outcomes the counter has been given so far: its collect() adds the difference. */
+  readonly reported: Float64Array;
   /** Requests per bucket (not cumulative); the last slot is past the largest bound. */
   readonly buckets: Float64Array;
   sum: number;
@@ -50,6 +52,7 @@ export function registerRequestMetrics(registers: Registry[]): RequestMetrics {
     if (tally === undefined) {
       tally = {
         outcomes: new Float64Array(OUTCOMES.length),
+        reported: new Float64Array(OUTCOMES.length),
         buckets: new Float64Array(DURATION_BUCKETS.length + 1),
         sum: 0,
         count: 0,
@@ -59,22 +62,17 @@ export function registerRequestMetrics(registers: Registry[]): RequestMetrics {
     return tally;
   };
 
-  // What the counter has been given so far, per endpoint: collect() adds the difference.
-  const reported = new Map<string, Float64Array>();
   new Counter({
     name: 'latchkey_http_requests_total',
     help: 'HTTP requests answered, by endpoint (route pattern) and outcome.',
     labelNames: ['endpoint', 'outcome'] as const,
     registers,
     collect() {
-      for (const [endpoint, tally] of tallies) {
-        let given = reported.get(endpoint);
-        if (given === undefined)
-          reported.set(endpoint, (given = new Float64Array(OUTCOMES.length)));
+      for (const [endpoint, { outcomes, reported }] of tallies) {
         for (let i = 0; i < OUTCOMES.length; i++) {
-          const added = tally.outcomes[i]! - given[i]!;
+          const added = outcomes[i]! - reported[i]!;
           if (added > 0) this.inc({ endpoint, outcome: OUTCOMES[i]! }, added);
-          given[i] = tally.outcomes[i]!;
+          reported[i] = outcomes[i]!;
         }
       }
     },
@@ -111,7 +109,6 @@ class DurationHistogram {
   readonly help = 'Time to answer a request, by endpoint.';
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  readonly labelNames = ['endpoint'];
   readonly #tallies: Map<string, EndpointTally>;
 
   constructor(tallies: Map<string, EndpointTally>) {
