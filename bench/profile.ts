@@ -6,7 +6,8 @@
  * graph in Chrome DevTools or speedscope.
  */
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { areaOf, locate, nativeAreaOf } from './profile-areas.ts';
+import type { ProfileNode } from './profile-areas.ts';
 import { ROOT, runGenerator } from './processes.ts';
 import type { ProfileEntry, ProfileRecord } from './results.ts';
 import type { RunContext } from './rounds.ts';
@@ -16,13 +17,6 @@ import type { SeededCredentials } from './seed/seed-latchkey.ts';
 import { startGroup } from './server-group.ts';
 
 export const PROFILED = ['hmac-sha1', 'hmac-logged', 'rsa-sha1', 'flows', 'gateway'] as const;
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-  children?: number[];
-}
 
 export async function runProfiles(
   context: RunContext,
@@ -137,34 +131,4 @@ export function summarizeProfile(text: string): {
       .map(([name, selfPercent]) => ({ name, where: '', selfPercent }))
       .sort(bySize),
   };
-}
-
-function locate(node: ProfileNode): string {
-  return `${shorten(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
-}
-
-/** Native work by what it is: OpenSSL, socket I/O, SQLite, or else by its caller's area. */
-function nativeAreaOf(callerWhere: string): string {
-  if (callerWhere.startsWith('node:internal/crypto')) return 'OpenSSL (native, via node:crypto)';
-  if (/^node:(internal\/stream_base_commons|net|internal\/net)/.test(callerWhere)) {
-    return 'socket I/O (native)';
-  }
-  if (callerWhere.startsWith('src/store')) return 'SQLite (native, via src/store)';
-  return `${areaOf(callerWhere)} (native)`;
-}
-
-function areaOf(where: string): string {
-  if (where === '') return 'native, no JavaScript caller';
-  if (where.startsWith('src/')) return where.split('/').slice(0, 2).join('/');
-  if (where.startsWith('bench/')) return 'bench server script';
-  if (where.startsWith('node:')) return 'Node.js internals';
-  const parts = where.split('/');
-  return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!.split(':')[0]!;
-}
-
-function shorten(url: string): string {
-  const path = url.replace(/^file:\/\//, '');
-  const modules = path.lastIndexOf('node_modules/');
-  if (modules >= 0) return path.slice(modules + 'node_modules/'.length);
-  return path.startsWith('/') ? relative(ROOT, path) : path;
 }

@@ -86,6 +86,8 @@ export interface ProfileRecord {
   readonly top: ProfileEntry[];
   /** Self time by area of the code (our layers, packages, Node, the engine). */
   readonly areas: ProfileEntry[];
+  /** Its flame graph, relative to docs/ (written from the .cpuprofile when there is one). */
+  readonly flameGraph?: string;
 }
 
 export interface RunRecord {

@@ -4,17 +4,26 @@
  * docs/benchmarks.md, docs/images/benchmarks.svg and bench/results/latest.json, printing
  * the changes against the previous record. Options: bench/options.ts.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describeMachine, gitHead } from './machine.ts';
 import { parseOptions } from './options.ts';
 import { ROOT, setNiceness } from './processes.ts';
 import { runProfiles } from './profile.ts';
 import { compareRuns } from './report/compare.ts';
+import { renderFlameGraph } from './report/flame-graph.ts';
 import { NOTES_END, NOTES_START, renderMarkdown } from './report/markdown.ts';
 import { renderChart } from './report/svg.ts';
 import { judgeTargets } from './report/targets.ts';
-import type { RunRecord } from './results.ts';
+import type { ProfileRecord, RunRecord } from './results.ts';
 import { runRounds, seedDatabases } from './rounds.ts';
 import { servers } from './scenarios.ts';
 import type { RunContext } from './rounds.ts';
@@ -72,11 +81,7 @@ try {
     log('');
     for (const line of compareRuns(previous, run)) log(line);
   }
-  if (options.write) {
-    mkdirSync(`${ROOT}bench/results`, { recursive: true });
-    writeFileSync(latest, `${JSON.stringify(run, null, 1)}\n`);
-    writeReports(run);
-  }
+  if (options.write) writeReports(run);
 } catch (error) {
   crashed = true;
   log(
@@ -155,12 +160,36 @@ async function soak(): Promise<RunRecord['soak']> {
   }
 }
 
-function writeReports(run: RunRecord): void {
-  const docs = `${ROOT}docs/benchmarks.md`;
+/** Writes the recorded run, its flame graphs, docs/benchmarks.md and the chart. */
+function writeReports(recorded: RunRecord): void {
+  mkdirSync(`${ROOT}bench/results`, { recursive: true });
   mkdirSync(`${ROOT}docs/images`, { recursive: true });
+  const run = { ...recorded, profiles: recorded.profiles?.map(writeFlameGraph) };
+  writeFileSync(latest, `${JSON.stringify(run, null, 1)}\n`);
+  const docs = `${ROOT}docs/benchmarks.md`;
   writeFileSync(docs, renderMarkdown(run, judgeTargets(run), existingNotes(docs)));
   writeFileSync(`${ROOT}docs/images/benchmarks.svg`, renderChart(run));
   process.stdout.write('Wrote docs/benchmarks.md and docs/images/benchmarks.svg\n');
+}
+
+/**
+ * The flame graph of a recorded profile, drawn from the .cpuprofile the profiling run left in
+ * bench/results (not committed). Where that file is missing (a fresh clone) or older than the
+ * profile, the graph already in docs/images stays as it is.
+ */
+function writeFlameGraph(profile: ProfileRecord): ProfileRecord {
+  const source = `${ROOT}bench/results/${profile.scenario}.cpuprofile`;
+  const profiled = Date.parse(profile.date ?? '') || 0;
+  if (!existsSync(source) || statSync(source).mtimeMs < profiled) return profile;
+  const image = `images/flame-${profile.scenario}.svg`;
+  const title = `Where the server's time goes: ${profile.scenario} (npm run bench -- --profile)`;
+  const subtitle = `CPU profile of ${profile.date?.slice(0, 16) ?? 'the recorded run'}; width is the share of busy samples, callers below their callees; hover a box for its figures`;
+  writeFileSync(
+    `${ROOT}docs/${image}`,
+    renderFlameGraph(readFileSync(source, 'utf8'), title, subtitle),
+  );
+  process.stdout.write(`Wrote docs/${image}\n`);
+  return { ...profile, flameGraph: image };
 }
 
 function existingNotes(path: string): string {

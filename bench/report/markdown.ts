@@ -141,9 +141,10 @@ function profileSection(run: RunRecord): string[] {
     '## Where the time goes (profiles)',
     '',
     'CPU profiles of the server over the measured window (`npm run bench -- --profile`; the files',
-    'are left in bench/results/<scenario>.cpuprofile, not committed, for a flame graph). Self time',
-    'as a share of busy time; a native call (SQLite, OpenSSL, a socket write) counts for the',
-    'JavaScript that made it.',
+    'are left in bench/results/<scenario>.cpuprofile, not committed, for DevTools or speedscope).',
+    'Each has a flame graph (hover a box in the SVG for its figures) and its self time by area and',
+    'by function, as a share of busy time; in the tables a native call (SQLite, OpenSSL, a socket',
+    'write) counts for the JavaScript that made it.',
     '',
   ];
   for (const profile of profiles) {
@@ -154,6 +155,9 @@ function profileSection(run: RunRecord): string[] {
     lines.push(
       `### ${profile.scenario}${when}`,
       '',
+      ...(profile.flameGraph === undefined
+        ? []
+        : [`![Flame graph of the server during ${profile.scenario}](${profile.flameGraph})`, '']),
       `By area: ${profile.areas
         .filter((a) => a.selfPercent >= 0.5)
         .map((a) => `${a.name} ${a.selfPercent.toFixed(1)} %`)
