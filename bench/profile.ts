@@ -2,8 +2,9 @@
  * `--profile`: Latchkey under load with V8's CPU profiler on for the measured window only,
  * for each scenario whose target matters most (HMAC-SHA1, RSA-SHA1, flows, gateway), reduced
  * to self time by area and by function so docs/benchmarks.md can say where the time goes.
- * The profiles are left in bench/results/<scenario>.cpuprofile (ignored by git) for a flame
- * graph in Chrome DevTools or speedscope.
+ * The profiles are left in bench/results/<scenario>.cpuprofile (ignored by git), from which
+ * the report draws docs/images/flame-<scenario>.svg (bench/report/flame-graph.ts); the files
+ * also open in Chrome DevTools or speedscope.
  */
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { areaOf, locate, nativeAreaOf } from './profile-areas.ts';
