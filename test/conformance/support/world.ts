@@ -40,10 +40,16 @@ export const PATHS = {
   me: '/api/me',
 } as const;
 
-/** A clock the provider reads; tests move it forward instead of waiting. */
+/**
+ * A clock the provider reads; tests move it forward instead of waiting. It stands still
+ * otherwise: a test that sends a timestamp one second past the window's edge must not see
+ * the second tick over between reading the clock and the server checking (following the
+ * wall clock, "ahead of the window" failed in a CI run that way).
+ */
 export class TestClock {
   offsetMs = 0;
-  readonly now = (): number => Date.now() + this.offsetMs;
+  private readonly startedMs = Date.now();
+  readonly now = (): number => this.startedMs + this.offsetMs;
   advance(seconds: number): void {
     this.offsetMs += seconds * 1000;
   }
