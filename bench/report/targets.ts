@@ -173,7 +173,8 @@ function duration(seconds: number): string {
  * The lean hand-written verifier of the same run beside a ratio target, and how far ahead of
  * it Latchkey is against how far ahead the target asks in issue 7's anchor table (measured on
  * another day of a machine like ours): the lean verifier's own ratio moves with the machine
- * (HMAC: 0.29-0.44 in the runs recorded in sessions 8 and 9), and the target was set against it.
+ * (HMAC: 0.29-0.44 in the runs recorded in sessions 8 and 9), and the target was set
+ * against it.
  */
 function besideLean(
   ours: number,
