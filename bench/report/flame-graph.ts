@@ -8,6 +8,7 @@
  */
 import { areaOf, locate } from '../profile-areas.ts';
 import type { ProfileNode } from '../profile-areas.ts';
+import { escapeXml } from './format.ts';
 
 const WIDTH = 1200;
 const ROW = 17;
@@ -18,9 +19,6 @@ const PLOT = WIDTH - 2 * MARGIN;
 const MIN_SHARE = 0.001;
 /** Approximate width of a character of the 11-px label font, for fitting labels. */
 const CHAR_PX = 6.3;
-
-const escape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Whose code a frame is, in the legend's terms, and its colour. */
 const KINDS = [
@@ -91,14 +89,14 @@ export function renderFlameGraph(profileText: string, title: string, subtitle: s
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, sans-serif" font-size="11">`,
     `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${MARGIN}" y="22" font-size="15" font-weight="600">${escape(title)}</text>`,
-    `<text x="${MARGIN}" y="40" fill="#555">${escape(subtitle)}</text>`,
+    `<text x="${MARGIN}" y="22" font-size="15" font-weight="600">${escapeXml(title)}</text>`,
+    `<text x="${MARGIN}" y="40" fill="#555">${escapeXml(subtitle)}</text>`,
   ];
   let legendX = MARGIN;
   for (const { kind, colour } of KINDS) {
     parts.push(
       `<rect x="${legendX}" y="50" width="12" height="12" fill="${colour}"/>`,
-      `<text x="${legendX + 16}" y="60">${escape(kind)}</text>`,
+      `<text x="${legendX + 16}" y="60">${escapeXml(kind)}</text>`,
     );
     legendX += 24 + kind.length * CHAR_PX;
   }
@@ -115,11 +113,11 @@ export function renderFlameGraph(profileText: string, title: string, subtitle: s
     const label =
       fits < 3 ? '' : name.length <= fits ? name : `${name.slice(0, Math.max(1, fits - 1))}…`;
     parts.push(
-      `<g><title>${escape(tip)}</title>` +
+      `<g><title>${escapeXml(tip)}</title>` +
         `<rect x="${x.toFixed(1)}" y="${y}" width="${Math.max(0.5, width - 0.5).toFixed(1)}" height="${ROW - 1}" fill="${colourOf.get(kindOf(box.node))}"/>` +
         (label === ''
           ? ''
-          : `<text x="${(x + 3).toFixed(1)}" y="${y + ROW - 5}">${escape(label)}</text>`) +
+          : `<text x="${(x + 3).toFixed(1)}" y="${y + ROW - 5}">${escapeXml(label)}</text>`) +
         '</g>',
     );
   }

@@ -3,6 +3,7 @@
  * limit, written as plain SVG text (no dependency). Dashed lines mark the issue's targets.
  */
 import type { RunRecord } from '../results.ts';
+import { escapeXml } from './format.ts';
 
 const WIDTH = 1000;
 const LABEL = 430;
@@ -10,9 +11,6 @@ const BAR = 20;
 const GAP = 8;
 const TOP = 48;
 const PLOT = WIDTH - LABEL - 90;
-
-const escape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function colour(id: string): string {
   if (id.startsWith('limit') || id === 'fastify' || id === 'upstream') return '#8a8f98';
@@ -35,7 +33,7 @@ export function renderChart(run: RunRecord): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
     `<text x="16" y="24" font-size="16" font-weight="600">Throughput as a ratio to bare node:http (same run, one server core)</text>`,
-    `<text x="16" y="40" fill="#555">${escape(`${run.machine.date.slice(0, 10)} · Node ${run.machine.node} · ${run.machine.cpu} · median of ${run.options.rounds} round(s)`)}</text>`,
+    `<text x="16" y="40" fill="#555">${escapeXml(`${run.machine.date.slice(0, 10)} · Node ${run.machine.node} · ${run.machine.cpu} · median of ${run.options.rounds} round(s)`)}</text>`,
   ];
   for (const [ratio, label] of [
     [0.3, 'RSA target 0.30'],
@@ -52,7 +50,7 @@ export function renderChart(run: RunRecord): string {
     const y = TOP + index * (BAR + GAP);
     const end = x(summary.ratio!);
     parts.push(
-      `<text x="${LABEL - 8}" y="${y + BAR - 6}" text-anchor="end">${escape(scenario.title.replaceAll('`', ''))}</text>`,
+      `<text x="${LABEL - 8}" y="${y + BAR - 6}" text-anchor="end">${escapeXml(scenario.title.replaceAll('`', ''))}</text>`,
       `<rect x="${LABEL}" y="${y}" width="${Math.max(1, end - LABEL).toFixed(1)}" height="${BAR}" fill="${colour(scenario.id)}"/>`,
       `<text x="${end + 6}" y="${y + BAR - 6}">${summary.ratio!.toFixed(2)} · ${Math.round(summary.rps).toLocaleString('en-US')}/s</text>`,
     );
