@@ -8,9 +8,9 @@
  *   --soak-only  only the soak, merged into the recorded run (a later run without --soak
  *              keeps the recorded soak, labelled with its date and commit)
  *   --profile-only  only the CPU profiles (--profile), merged into the recorded run
- * Others: --rounds N, --duration S, --warmup S, --server-warmup S, --connections N (50), --only id,id,…,
- * --soak-seconds S, --large-tokens N, --no-write, --profile (CPU profiles and flame graphs
- * of the profiled scenarios), --report (no run: rewrite the docs from
+ * Others: --rounds N, --duration S, --warmup S, --server-warmup S, --connections N (50),
+ * --only id,id,…, --soak-seconds S, --large-tokens N, --no-write, --profile (CPU profiles
+ * and flame graphs of the profiled scenarios), --report (no run: rewrite the docs from
  * bench/results/latest.json), --nice N (run servers and generator at that niceness, to
  * yield to other people's work on a shared machine).
  */
