@@ -142,8 +142,18 @@ export class SignatureMethodRegistry {
   }
 }
 
-/** Parses a PEM (SPKI, PKCS#1 or certificate) public key once, for RSA verification. */
+/** A PEM block of a private key, which createPublicKey would quietly accept. */
+const PRIVATE_KEY_PEM = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
+
+/**
+ * Parses a PEM public key (SPKI or PKCS#1) or X.509 certificate once, for RSA verification
+ * (§3.4.3 leaves how the server gets the client's key open; certificates are common). A
+ * private key is refused: the server must never hold the client's.
+ */
 export function parseRsaPublicKey(pem: string): KeyObject {
+  if (PRIVATE_KEY_PEM.test(pem)) {
+    throw new TypeError('This is a private key; give the public key or a certificate.');
+  }
   const key = createPublicKey(pem);
   if (key.asymmetricKeyType !== 'rsa') throw new TypeError('The key is not an RSA public key.');
   return key;

@@ -7,6 +7,7 @@ import { StoreConflictError } from '../store/types.ts';
 import type { SignatureMethodRegistry } from '../protocol/index.ts';
 import { parseRsaPublicKey } from '../protocol/index.ts';
 import { parseCallbackUri } from './callbacks.ts';
+import { checkIdentifier, checkSecret } from './credential-values.ts';
 import { InputError, NotFoundError } from './input-error.ts';
 import { newIdentifier, newSecret } from './secrets.ts';
 
@@ -23,8 +24,6 @@ export interface ClientRegistration {
   readonly key?: string | undefined;
   readonly secret?: string | undefined;
 }
-
-const CREDENTIAL = /^[A-Za-z0-9\-._~]{1,255}$/;
 
 export function createClientRegistry(store: Store, methods: SignatureMethodRegistry) {
   function checkFields(
@@ -58,10 +57,13 @@ export function createClientRegistry(store: Store, methods: SignatureMethodRegis
     if (input.rsaPublicKey !== undefined && input.rsaPublicKey !== '') {
       try {
         parseRsaPublicKey(input.rsaPublicKey);
-      } catch {
+      } catch (error) {
+        const privateKey = error instanceof TypeError && /private key/.test(error.message);
         throw new InputError(
           'rsaPublicKey',
-          'The RSA public key is not a valid PEM RSA public key.',
+          privateKey
+            ? 'That is a private key: keep it secret, and give its public key (PEM) or an X.509 certificate.'
+            : 'The RSA public key is not a PEM RSA public key or X.509 certificate.',
         );
       }
     }
@@ -70,15 +72,8 @@ export function createClientRegistry(store: Store, methods: SignatureMethodRegis
   return {
     async register(input: ClientRegistration): Promise<Client> {
       checkFields(input);
-      if (input.key !== undefined && !CREDENTIAL.test(input.key)) {
-        throw new InputError(
-          'key',
-          'A client key is 1 to 255 unreserved characters (A-Z a-z 0-9 - . _ ~).',
-        );
-      }
-      if (input.secret !== undefined && !CREDENTIAL.test(input.secret)) {
-        throw new InputError('secret', 'A client secret is 1 to 255 unreserved characters.');
-      }
+      if (input.key !== undefined) checkIdentifier('key', 'A client key', input.key);
+      if (input.secret !== undefined) checkSecret('secret', 'A client secret', input.secret);
       const rsaOnly =
         (input.signatureMethods ?? []).length > 0 &&
         input.signatureMethods!.every((m) => m.startsWith('RSA-'));

@@ -6,12 +6,11 @@
 import type { EventEmitter } from 'node:events';
 import type { Store, TokenCredential } from '../store/types.ts';
 import { StoreConflictError } from '../store/types.ts';
+import { checkIdentifier, checkSecret } from './credential-values.ts';
 import { InputError, NotFoundError } from './input-error.ts';
 import type { Policy } from './policy.ts';
 import { checkRequestedScope } from './scope.ts';
 import { newIdentifier, newSecret } from './secrets.ts';
-
-const CREDENTIAL = /^[A-Za-z0-9\-._~]{1,255}$/;
 
 export interface TokenIssue {
   readonly clientKey: string;
@@ -33,12 +32,8 @@ export function createTokenLedger(
   return {
     /** Like a provider's "create my access token" button: no flow, the operator vouches. */
     async issue(input: TokenIssue): Promise<TokenCredential> {
-      if (input.token !== undefined && !CREDENTIAL.test(input.token)) {
-        throw new InputError('token', 'A token is 1 to 255 unreserved characters.');
-      }
-      if (input.secret !== undefined && !CREDENTIAL.test(input.secret)) {
-        throw new InputError('secret', 'A token secret is 1 to 255 unreserved characters.');
-      }
+      if (input.token !== undefined) checkIdentifier('token', 'A token', input.token);
+      if (input.secret !== undefined) checkSecret('secret', 'A token secret', input.secret);
       if ((await store.clients.find(input.clientKey)) === undefined) {
         throw new NotFoundError(`No client with key ${input.clientKey}.`);
       }

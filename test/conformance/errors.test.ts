@@ -37,30 +37,6 @@ for (const { method, transmission } of eachCombination()) {
       assert.equal(answer.fields['oauth_parameters_rejected'], 'oauth_colour');
     });
 
-    it('unsupported parameter: oauth_callback on a protected resource request is 400 parameter_rejected', async () => {
-      const answer = await world.call({
-        signatureMethod: method,
-        transmission,
-        path: PATHS.me,
-        token,
-        protocolParameters: { oauth_callback: 'oob' },
-      });
-      assertProblem(answer, 400, 'parameter_rejected');
-      assert.equal(answer.fields['oauth_parameters_rejected'], 'oauth_callback');
-    });
-
-    it('unsupported parameter: oauth_verifier on the temporary credential request is 400 parameter_rejected', async () => {
-      const answer = await world.call({
-        signatureMethod: method,
-        transmission,
-        path: PATHS.requestToken,
-        httpMethod: 'POST',
-        protocolParameters: { oauth_callback: 'oob', oauth_verifier: 'v' },
-      });
-      assertProblem(answer, 400, 'parameter_rejected');
-      assert.equal(answer.fields['oauth_parameters_rejected'], 'oauth_verifier');
-    });
-
     it('unsupported signature method: 400 signature_method_rejected', async () => {
       const answer = await edited(setValue('oauth_signature_method', 'HMAC-MD5'));
       assertProblem(answer, 400, 'signature_method_rejected');

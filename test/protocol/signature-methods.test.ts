@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
   builtInSignatureMethods,
   constantTimeEqual,
   HMAC_SHA1,
+  HMAC_SHA256,
+  HMAC_SHA512,
   parseRsaPublicKey,
   PLAINTEXT,
   RSA_SHA256,
@@ -115,6 +118,40 @@ describe('RFC 5849 §3.4.2 / §3.4.4 the shared-secret key', () => {
   });
 });
 
+describe('RFC 5849 §3.4.2 / §3.4.4 secrets of any characters (migrated from another provider)', () => {
+  // Written out by hand from §3.6: UTF-8, then every octet outside the unreserved set as %XX.
+  const legacy = { clientSecret: 'hmac secret+with/odd&chars~', tokenSecret: 'tök€n s/cr+t=' };
+  const encodedKey = 'hmac%20secret%2Bwith%2Fodd%26chars~&t%C3%B6k%E2%82%ACn%20s%2Fcr%2Bt%3D';
+
+  it('percent-encodes both secrets into the key', () => {
+    assert.equal(sharedSecretKey(legacy), encodedKey);
+  });
+
+  it('PLAINTEXT signs with the encoded key itself', () => {
+    assert.equal(PLAINTEXT.sign(BASE, legacy), encodedKey);
+    assert.equal(PLAINTEXT.verify(BASE, encodedKey, legacy), true);
+  });
+
+  for (const [method, digest] of [
+    [HMAC_SHA1, 'sha1'],
+    [HMAC_SHA256, 'sha256'],
+    [HMAC_SHA512, 'sha512'],
+  ] as const) {
+    it(`${method.name} keys the HMAC with the encoded secrets`, () => {
+      const expected = createHmac(digest, encodedKey).update(BASE).digest('base64');
+      assert.equal(method.sign(BASE, legacy), expected);
+      assert.equal(method.verify(BASE, expected, legacy), true);
+    });
+  }
+
+  it('HMAC-SHA1 keys longer than a block (1,024-byte secrets) are hashed first (RFC 2104)', () => {
+    const long = { clientSecret: 'é'.repeat(512), tokenSecret: '/'.repeat(1024) };
+    const key = `${'%C3%A9'.repeat(512)}&${'%2F'.repeat(1024)}`;
+    const expected = createHmac('sha1', key).update(BASE).digest('base64');
+    assert.equal(HMAC_SHA1.sign(BASE, long), expected);
+  });
+});
+
 describe('RFC 5849 §3.4 verification fails for a changed signature', () => {
   for (const method of builtInSignatureMethods) {
     const signature = method.sign(BASE, keys);
@@ -167,6 +204,26 @@ describe('RFC 5849 §3.4.3 RSA key handling', () => {
     const pkcs1 = createPublicKey(rsaPublicKeyPem).export({ type: 'pkcs1', format: 'pem' });
     const key = parseRsaPublicKey(pkcs1.toString());
     assert.equal(RSA_SHA256.verify(BASE, RSA_SHA256.sign(BASE, keys), { publicKey: key }), true);
+  });
+
+  it('parses an X.509 certificate PEM to the public key it holds', () => {
+    const certificate = readFileSync(
+      new URL('../fixtures/rsa-certificate.pem', import.meta.url),
+      'utf8',
+    );
+    const privateKey = createPrivateKey(
+      readFileSync(new URL('../fixtures/rsa-private.pem', import.meta.url), 'utf8'),
+    );
+    const key = parseRsaPublicKey(certificate);
+    const signature = RSA_SHA256.sign(BASE, { privateKey });
+    assert.equal(RSA_SHA256.verify(BASE, signature, { publicKey: key }), true);
+  });
+
+  it('refuses a private key PEM, which would otherwise yield its public half', () => {
+    const pem = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    assert.throws(() => parseRsaPublicKey(pem), /private key/);
+    const pkcs1 = keys.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    assert.throws(() => parseRsaPublicKey(pkcs1), /private key/);
   });
 
   it('rejects a key that is not RSA', () => {

@@ -7,7 +7,14 @@ import type { CollectedParameters } from '../../protocol/index.ts';
 import type { Policy } from '../policy.ts';
 import type { ProtocolParameters, RequestKind } from '../request.ts';
 
-const COMMON = [
+/**
+ * The protocol parameters a request may carry, on every endpoint. `oauth_callback` (§2.1) and
+ * `oauth_verifier` (§2.3) belong to one step each, but real clients re-send them on later
+ * requests (the verifier on every resource request, the callback on the token request): they
+ * are accepted anywhere, covered by the signature like every parameter, and ignored outside
+ * their step (docs/decisions.md). Any other `oauth_*` name is refused.
+ */
+const ALLOWED: ReadonlySet<string> = new Set([
   'oauth_consumer_key',
   'oauth_token',
   'oauth_signature_method',
@@ -16,12 +23,9 @@ const COMMON = [
   'oauth_nonce',
   'oauth_version',
   'oauth_body_hash', // the widely used body-hash extension; covered by the signature
-];
-const ALLOWED: Record<RequestKind, ReadonlySet<string>> = {
-  temporary: new Set([...COMMON, 'oauth_callback']),
-  exchange: new Set([...COMMON, 'oauth_verifier']),
-  resource: new Set(COMMON),
-};
+  'oauth_callback',
+  'oauth_verifier',
+]);
 const TIMESTAMP = /^[0-9]{1,10}$/;
 
 export interface ParameterRules {
@@ -43,9 +47,8 @@ export function checkProtocolParameters(
     );
   }
   const p = collected.protocol;
-  const allowed = ALLOWED[rules.kind];
   for (const name of p.keys()) {
-    if (!allowed.has(name)) {
+    if (!ALLOWED.has(name)) {
       throw new OAuthError('parameter_rejected', `"${printable(name)}" is not accepted here.`, {
         advice: { oauth_parameters_rejected: name },
       });
@@ -57,8 +60,9 @@ export function checkProtocolParameters(
   const signature = p.get('oauth_signature');
   const rawTimestamp = p.get('oauth_timestamp');
   const nonce = p.get('oauth_nonce');
-  const callback = p.get('oauth_callback');
-  const verifier = p.get('oauth_verifier');
+  // Read only in their own step; elsewhere they were signed and are otherwise ignored.
+  const callback = rules.kind === 'temporary' ? p.get('oauth_callback') : undefined;
+  const verifier = rules.kind === 'exchange' ? p.get('oauth_verifier') : undefined;
   const signatureMethod =
     methodName === undefined ? undefined : policy.signatureMethods.get(methodName);
   const needsNonce = signatureMethod?.usesBaseString ?? true;
