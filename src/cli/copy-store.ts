@@ -35,9 +35,7 @@ export async function copyStore(from: Store, to: Store, now: number): Promise<Co
       skipped += 1;
       continue;
     }
-    // The target sets its own creation time; every other field moves as it is.
-    const { createdAt, ...fields } = client;
-    await to.clients.create(fields);
+    await to.clients.create(client);
     clients += 1;
   }
   const lastUsed = new Map<string, number>();

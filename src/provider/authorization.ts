@@ -56,6 +56,9 @@ export async function describeAuthorization(
   const client = await deps.store.clients.find(temporaryCredential.clientKey);
   if (client === undefined)
     throw new OAuthError('token_rejected', 'The app that asked no longer exists.');
+  if (client.disabled) {
+    throw new OAuthError('consumer_key_rejected', 'The app that asked is disabled on this server.');
+  }
   const scope = temporaryCredential.requestedScope
     .split(' ')
     .filter((name) => name !== '')

@@ -2,6 +2,7 @@
  * Client registration and upkeep (§1.1: "established with the server before any request";
  * we do it through the CLI and the developer portal).
  */
+import type { EventEmitter } from 'node:events';
 import type { Client, ClientChanges, Store } from '../store/types.ts';
 import { StoreConflictError } from '../store/types.ts';
 import type { SignatureMethodRegistry } from '../protocol/index.ts';
@@ -25,7 +26,29 @@ export interface ClientRegistration {
   readonly secret?: string | undefined;
 }
 
-export function createClientRegistry(store: Store, methods: SignatureMethodRegistry) {
+/** A client's methods and its keys must agree: each allowed kind of method needs its key. */
+function checkKeyMaterial(client: Client): void {
+  const methods = client.signatureMethods;
+  const rsaOnly = methods.length > 0 && methods.every((name) => name.startsWith('RSA-'));
+  if (rsaOnly && client.rsaPublicKey === null) {
+    throw new InputError(
+      'rsaPublicKey',
+      'A client that signs with RSA only needs an RSA public key (PEM) or X.509 certificate.',
+    );
+  }
+  if (!rsaOnly && client.secret === '') {
+    throw new InputError(
+      'signatureMethods',
+      'This client has no secret, so it may use the RSA methods only; give it a secret first (rotate the secret).',
+    );
+  }
+}
+
+export function createClientRegistry(
+  store: Store,
+  methods: SignatureMethodRegistry,
+  events: EventEmitter,
+) {
   function checkFields(
     input: Omit<ClientRegistration, 'key' | 'secret' | 'name'> & { name?: string | undefined },
   ) {
@@ -69,6 +92,12 @@ export function createClientRegistry(store: Store, methods: SignatureMethodRegis
     }
   }
 
+  async function get(key: string): Promise<Client> {
+    const client = await store.clients.find(key);
+    if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
+    return client;
+  }
+
   return {
     async register(input: ClientRegistration): Promise<Client> {
       checkFields(input);
@@ -90,6 +119,7 @@ export function createClientRegistry(store: Store, methods: SignatureMethodRegis
           constrainedDevice: input.constrainedDevice ?? false,
           verified: false,
           developerId: input.developerId ?? null,
+          disabled: false,
         });
       } catch (error) {
         if (error instanceof StoreConflictError)
@@ -98,14 +128,38 @@ export function createClientRegistry(store: Store, methods: SignatureMethodRegis
       }
     },
 
+    /**
+     * Changes what the client registered (name, website, description, callbacks, methods, RSA
+     * key…). Obeyed from the next request on, on every instance (the store's caches drop it).
+     */
     async update(key: string, changes: ClientChanges): Promise<Client> {
       checkFields({
         ...changes,
         website: changes.website ?? undefined,
         rsaPublicKey: changes.rsaPublicKey ?? undefined,
       });
+      if (changes.secret !== undefined && changes.secret !== '') {
+        checkSecret('secret', 'A client secret', changes.secret);
+      }
+      const current = await get(key);
+      const keyMaterial = ['signatureMethods', 'rsaPublicKey', 'secret'] as const;
+      if (keyMaterial.some((field) => changes[field] !== undefined)) {
+        checkKeyMaterial({ ...current, ...changes });
+      }
       const client = await store.clients.update(key, changes);
       if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
+      events.emit('client.updated', { clientKey: key, fields: Object.keys(changes) });
+      return client;
+    },
+
+    /**
+     * An operator turns a client off (every request with its key: 401 consumer_key_rejected)
+     * or on again. Its tokens are kept, so they work again once it is enabled.
+     */
+    async setDisabled(key: string, disabled: boolean): Promise<Client> {
+      const client = await store.clients.update(key, { disabled });
+      if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
+      events.emit(disabled ? 'client.disabled' : 'client.enabled', { clientKey: key });
       return client;
     },
 
@@ -116,11 +170,7 @@ export function createClientRegistry(store: Store, methods: SignatureMethodRegis
       return client;
     },
 
-    async get(key: string): Promise<Client> {
-      const client = await store.clients.find(key);
-      if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
-      return client;
-    },
+    get,
 
     list: (filter?: { readonly developerId?: string }) => store.clients.list(filter),
 

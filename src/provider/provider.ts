@@ -63,7 +63,7 @@ export function createProvider(options: ProviderOptions) {
     policy,
     store,
     events,
-    clients: createClientRegistry(store, policy.signatureMethods),
+    clients: createClientRegistry(store, policy.signatureMethods, events),
     owners: createOwnerDirectory(store),
     tokens: createTokenLedger(store, policy, now, events),
     now,

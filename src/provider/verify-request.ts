@@ -4,6 +4,7 @@
  *   2. check the timestamp window                        (401 timestamp_refused)
  *   3. load the client and token, dummies for unknowns   (one store read each)
  *   4. verify the signature in constant time             (401 signature_invalid)
+ *      then a disabled client is refused                 (401 consumer_key_rejected)
  *   5. remember the nonce, insert-if-absent              (401 nonce_used)
  *   6. the token's revocation and lifetime               (401 token_revoked / token_expired)
  * Scope is the caller's to check (it knows what the resource requires).
@@ -79,6 +80,14 @@ export async function verifyRequest(
       `This client has no RSA public key registered.`,
     );
   }
+  // A client registered for RSA alone has no shared secret: an HMAC or PLAINTEXT key of
+  // "&" plus the token secret would be no secret at all.
+  if (client !== undefined && method.keyKind === 'shared-secret' && client.secret === '') {
+    throw new OAuthError(
+      'signature_method_rejected',
+      `This client has no shared secret; it signs with its RSA key.`,
+    );
+  }
 
   const baseString = method.usesBaseString
     ? signatureBaseString(
@@ -97,6 +106,13 @@ export async function verifyRequest(
   }
   if (!valid)
     throw new OAuthError('signature_invalid', 'The signature does not match the request.');
+  // After the signature, so only the client itself learns that it is disabled.
+  if (client.disabled) {
+    throw new OAuthError(
+      'consumer_key_rejected',
+      'This client is disabled on this server; its requests are refused until it is enabled.',
+    );
+  }
 
   if (protocol.nonce !== undefined && protocol.timestamp !== undefined) {
     const first = await store.nonces.remember(

@@ -33,6 +33,7 @@ export const updatableClientColumns = {
   rsaPublicKey: 'rsa_public_key',
   constrainedDevice: 'constrained_device',
   verified: 'verified',
+  disabled: 'disabled',
   secret: 'secret',
 } as const satisfies Record<keyof ClientChanges, string>;
 
@@ -57,6 +58,7 @@ export function rowMappers<Row>(read: ColumnReader<Row>) {
       constrainedDevice: read.bool(row, 'constrained_device'),
       verified: read.bool(row, 'verified'),
       developerId: read.textOrNull(row, 'developer_id'),
+      disabled: read.bool(row, 'disabled'),
       createdAt: read.int(row, 'created_at'),
     }),
     toOwner: (row: Row): Owner => ({

@@ -27,10 +27,16 @@ export interface Client {
   readonly verified: boolean;
   /** The owner account that registered it in the developer portal, or null (CLI). */
   readonly developerId: string | null;
+  /**
+   * Turned off by an operator: every request signed with its key is refused until it is
+   * enabled again; its tokens are kept.
+   */
+  readonly disabled: boolean;
   readonly createdAt: number;
 }
 
-export type NewClient = Omit<Client, 'createdAt'>;
+/** A client to store; `createdAt` defaults to the store's clock (set when importing). */
+export type NewClient = Omit<Client, 'createdAt'> & { readonly createdAt?: number | undefined };
 
 export type ClientChanges = Partial<
   Pick<
@@ -43,6 +49,7 @@ export type ClientChanges = Partial<
     | 'rsaPublicKey'
     | 'constrainedDevice'
     | 'verified'
+    | 'disabled'
     | 'secret'
   >
 >;

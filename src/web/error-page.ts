@@ -51,6 +51,13 @@ function authorizationProblem(problem: string, message: string): PageProblem {
         message: 'This request was denied, so it cannot be used any more.',
         action: startAgain,
       };
+    case 'consumer_key_rejected':
+      return {
+        status: 403,
+        title: 'This app can’t connect now',
+        message: 'The operator of this server has disabled the app that sent you here.',
+        action: 'Nothing was shared with it. Ask the app’s developer, or try again later.',
+      };
     default:
       return { status: 400, title: 'This request can’t be used', message, action: startAgain };
   }

@@ -39,6 +39,7 @@ describe('SQLite store: the read cache and the nonce group commit', () => {
       constrainedDevice: false,
       verified: false,
       developerId: null,
+      disabled: false,
     });
     const owner = await cli.owners.create({
       id: `owner-${suffix}`,

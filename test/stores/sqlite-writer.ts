@@ -22,6 +22,7 @@ await store.clients.create({
   constrainedDevice: false,
   verified: false,
   developerId: null,
+  disabled: false,
 });
 await store.owners.create({ id: ownerId, username: ownerId, passwordHash: 'h' });
 

@@ -11,8 +11,9 @@ export function postgresClients(db: Database, now: () => number): ClientStore {
     async create(client: NewClient) {
       const { rows } = await db.query(
         `INSERT INTO ${clients} (key, secret, name, description, website, callbacks,
-           signature_methods, rsa_public_key, constrained_device, verified, developer_id, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
+           signature_methods, rsa_public_key, constrained_device, verified, developer_id, disabled,
+           created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
         [
           client.key,
           client.secret,
@@ -25,7 +26,8 @@ export function postgresClients(db: Database, now: () => number): ClientStore {
           client.constrainedDevice,
           client.verified,
           client.developerId,
-          now(),
+          client.disabled,
+          client.createdAt ?? now(),
         ],
       );
       return fromRow.toClient(first(rows));

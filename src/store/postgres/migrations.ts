@@ -93,6 +93,10 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (key, at)
   );
   `,
+  // 2: an operator may disable a client (its requests are refused, its tokens kept).
+  `
+  ALTER TABLE clients ADD COLUMN disabled BOOLEAN NOT NULL DEFAULT false;
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */

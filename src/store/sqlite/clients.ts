@@ -19,8 +19,8 @@ function storedValue(value: ClientChanges[keyof ClientChanges]): string | number
 export function sqliteClients(db: DatabaseSync, now: () => number): ClientStore {
   const insert = db.prepare(
     `INSERT INTO clients (key, secret, name, description, website, callbacks, signature_methods,
-       rsa_public_key, constrained_device, verified, developer_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+       rsa_public_key, constrained_device, verified, developer_id, disabled, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
   );
   const select = db.prepare('SELECT * FROM clients WHERE key = ?');
   const selectAll = db.prepare('SELECT * FROM clients ORDER BY created_at, key');
@@ -44,7 +44,8 @@ export function sqliteClients(db: DatabaseSync, now: () => number): ClientStore 
         client.constrainedDevice ? 1 : 0,
         client.verified ? 1 : 0,
         client.developerId,
-        now(),
+        client.disabled ? 1 : 0,
+        client.createdAt ?? now(),
       );
       if (row === undefined) throw new Error('INSERT … RETURNING returned no row.');
       return fromRow.toClient(row);

@@ -121,6 +121,10 @@ export const migrations: readonly string[] = [
     FROM nonce_log GROUP BY expires_at ORDER BY expires_at;
   DROP TABLE nonce_log;
   `,
+  // 4: an operator may disable a client (its requests are refused, its tokens kept).
+  `
+  ALTER TABLE clients ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */

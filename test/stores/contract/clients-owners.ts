@@ -25,6 +25,23 @@ export function describeClients(store: () => Store): void {
       assert.deepEqual(await store().clients.find(given.key), created);
     });
 
+    it('keeps the creation time it is given (an imported client), and a disabled flag', async () => {
+      const given = newClient({ createdAt: 1_500_000_000_123, disabled: true });
+      const created = await store().clients.create(given);
+      assert.equal(created.createdAt, 1_500_000_000_123);
+      assert.equal(created.disabled, true);
+      assert.deepEqual(await store().clients.find(given.key), created);
+    });
+
+    it('disables and enables a client through update, keeping every other field', async () => {
+      const created = await store().clients.create(newClient());
+      assert.equal(created.disabled, false);
+      const disabled = await store().clients.update(created.key, { disabled: true });
+      assert.deepEqual(disabled, { ...created, disabled: true });
+      const enabled = await store().clients.update(created.key, { disabled: false });
+      assert.deepEqual(enabled, created);
+    });
+
     it('refuses a second client with the same key with StoreConflictError', async () => {
       const given = newClient();
       await store().clients.create(given);

@@ -49,6 +49,7 @@ export function newClient(overrides: Partial<NewClient> = {}): NewClient {
     constrainedDevice: false,
     verified: false,
     developerId: null,
+    disabled: false,
     ...overrides,
   };
 }
