@@ -9,41 +9,12 @@ import type { Client } from '../../store/index.ts';
 import { withProvider } from '../context.ts';
 import { CommandFailure, UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
+import { describeClient, publicView } from './client-view.ts';
+import { registerClientUpdates } from './clients-update.ts';
 import { configOf, withSettings } from '../settings-options.ts';
 import { storeSettingNames } from '../../config.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-/** Everything about a client except its secret. */
-function publicView(client: Client) {
-  return {
-    key: client.key,
-    name: client.name,
-    description: client.description,
-    website: client.website,
-    callbacks: client.callbacks,
-    signatureMethods: client.signatureMethods,
-    rsaPublicKey: client.rsaPublicKey,
-    constrainedDevice: client.constrainedDevice,
-    verified: client.verified,
-    createdAt: time(client.createdAt),
-  };
-}
-
-function describe(client: Client): string {
-  return fields([
-    ['key', client.key],
-    ['name', client.name],
-    ['description', client.description || '-'],
-    ['website', client.website ?? '-'],
-    ['callbacks', client.callbacks.join(' ') || '- (any, or oob)'],
-    ['signature methods', client.signatureMethods.join(', ') || '- (any the server accepts)'],
-    ['RSA public key', client.rsaPublicKey === null ? 'no' : 'yes'],
-    ['constrained device', client.constrainedDevice ? 'yes' : 'no'],
-    ['verified', client.verified ? 'yes' : 'no'],
-    ['created', time(client.createdAt)],
-  ]);
-}
 
 function printCredentials(client: Client, json: boolean, what: string): void {
   if (json) return printJson({ ...publicView(client), secret: client.secret });
@@ -93,7 +64,10 @@ export function registerClients(program: Command): void {
     .option('--constrained-device', 'show the oob verifier as a short code easy to type')
     .option('--key <key>', 'use this client key (to migrate from another provider)')
     .option('--secret <secret>', 'use this secret (with --key)')
-    .option('--rsa-public-key <file>', 'PEM RSA public key file, for the RSA-* methods')
+    .option(
+      '--rsa-public-key <file>',
+      'PEM RSA public key or X.509 certificate file, for the RSA-* methods',
+    )
     .option('--json', 'print JSON')
     .addHelpText(
       'after',
@@ -130,11 +104,12 @@ export function registerClients(program: Command): void {
       if (list.length === 0) return print('No clients. Register one with `latchkey clients add`.');
       print(
         table(
-          ['KEY', 'NAME', 'VERIFIED', 'CALLBACKS', 'CREATED'],
+          ['KEY', 'NAME', 'VERIFIED', 'STATUS', 'CALLBACKS', 'CREATED'],
           list.map((c) => [
             c.key,
             c.name,
             c.verified ? 'yes' : 'no',
+            c.disabled ? 'disabled' : 'enabled',
             String(c.callbacks.length),
             time(c.createdAt),
           ]),
@@ -149,7 +124,7 @@ export function registerClients(program: Command): void {
     .action(async (key: string, options: { json?: boolean }, command: Command) => {
       const client = await withProvider(configOf(command), (p) => p.clients.get(key));
       if (options.json === true) printJson(publicView(client));
-      else print(describe(client));
+      else print(describeClient(client));
     });
 
   store(clients.command('remove'))
@@ -182,4 +157,6 @@ export function registerClients(program: Command): void {
         `Client ${client.key} ("${client.name}") is ${verified ? 'now' : 'no longer'} verified.`,
       );
     });
+
+  registerClientUpdates(clients);
 }

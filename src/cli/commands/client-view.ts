@@ -1,0 +1,36 @@
+/** How the `clients` commands show a client: never its secret, except where that is the point. */
+import type { Client } from '../../store/index.ts';
+import { fields, time } from '../output.ts';
+
+/** Everything about a client except its secret. */
+export function publicView(client: Client) {
+  return {
+    key: client.key,
+    name: client.name,
+    description: client.description,
+    website: client.website,
+    callbacks: client.callbacks,
+    signatureMethods: client.signatureMethods,
+    rsaPublicKey: client.rsaPublicKey,
+    constrainedDevice: client.constrainedDevice,
+    verified: client.verified,
+    disabled: client.disabled,
+    createdAt: time(client.createdAt),
+  };
+}
+
+export function describeClient(client: Client): string {
+  return fields([
+    ['key', client.key],
+    ['name', client.name],
+    ['description', client.description || '-'],
+    ['website', client.website ?? '-'],
+    ['callbacks', client.callbacks.join(' ') || '- (any, or oob)'],
+    ['signature methods', client.signatureMethods.join(', ') || '- (any the server accepts)'],
+    ['RSA public key', client.rsaPublicKey === null ? 'no' : 'yes'],
+    ['constrained device', client.constrainedDevice ? 'yes' : 'no'],
+    ['verified', client.verified ? 'yes' : 'no'],
+    ['status', client.disabled ? 'disabled (requests refused)' : 'enabled'],
+    ['created', time(client.createdAt)],
+  ]);
+}

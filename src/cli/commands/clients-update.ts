@@ -1,0 +1,130 @@
+/**
+ * `latchkey clients update|disable|enable`: a client after registration. `update` changes what
+ * its developer registered (the developer portal does the same); `disable` and `enable` are
+ * the operator's switch (every request with the key: 401 consumer_key_rejected while
+ * disabled, tokens kept). With PostgreSQL and Redis every running instance drops its cached
+ * copy at once (src/store/cached.ts).
+ */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { ClientChanges } from '../../store/index.ts';
+import { storeSettingNames } from '../../config.ts';
+import { withProvider } from '../context.ts';
+import { CommandFailure, UsageError } from '../errors.ts';
+import { print, printJson } from '../output.ts';
+import { configOf, withSettings } from '../settings-options.ts';
+import { publicView } from './client-view.ts';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+interface UpdateOptions {
+  name?: string;
+  description?: string;
+  website?: string;
+  callback?: string[];
+  clearCallbacks?: boolean;
+  signatureMethod?: string[];
+  allSignatureMethods?: boolean;
+  rsaPublicKey?: string;
+  removeRsaPublicKey?: boolean;
+  constrainedDevice?: boolean;
+  json?: boolean;
+}
+
+function readKeyFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new CommandFailure(`--rsa-public-key: cannot read ${file} (${code})`);
+  }
+}
+
+function exclusive(a: unknown, b: unknown, names: string): void {
+  if (a !== undefined && b !== undefined) throw new UsageError(`${names} do not go together`);
+}
+
+/** The changes the options ask for; throws UsageError when they contradict or ask nothing. */
+export function changesOf(options: UpdateOptions): ClientChanges {
+  exclusive(options.callback, options.clearCallbacks, '--callback and --clear-callbacks');
+  exclusive(
+    options.signatureMethod,
+    options.allSignatureMethods,
+    '--signature-method and --all-signature-methods',
+  );
+  exclusive(
+    options.rsaPublicKey,
+    options.removeRsaPublicKey,
+    '--rsa-public-key and --remove-rsa-public-key',
+  );
+  const changes: { -readonly [K in keyof ClientChanges]: ClientChanges[K] } = {};
+  if (options.name !== undefined) changes.name = options.name.trim();
+  if (options.description !== undefined) changes.description = options.description;
+  if (options.website !== undefined)
+    changes.website = options.website === '' ? null : options.website;
+  if (options.callback !== undefined) changes.callbacks = options.callback;
+  if (options.clearCallbacks === true) changes.callbacks = [];
+  if (options.signatureMethod !== undefined) changes.signatureMethods = options.signatureMethod;
+  if (options.allSignatureMethods === true) changes.signatureMethods = [];
+  if (options.rsaPublicKey !== undefined) changes.rsaPublicKey = readKeyFile(options.rsaPublicKey);
+  if (options.removeRsaPublicKey === true) changes.rsaPublicKey = null;
+  if (options.constrainedDevice !== undefined)
+    changes.constrainedDevice = options.constrainedDevice;
+  if (Object.keys(changes).length === 0)
+    throw new UsageError('nothing to change: give at least one option');
+  return changes;
+}
+
+export function registerClientUpdates(clients: Command): void {
+  const store = (command: Command) => withSettings(command, storeSettingNames);
+
+  store(clients.command('update'))
+    .description("change a client's name, website, description, callbacks, methods or RSA key")
+    .argument('<key>', 'client key')
+    .option('--name <name>', 'name shown to owners on the consent page')
+    .option('--description <text>', 'what the application does')
+    .option('--website <url>', "the application's web site ('' removes it)")
+    .option('--callback <url>', 'the callback URIs, replacing the list (repeatable)', collect)
+    .option('--clear-callbacks', 'register no callback (any http(s) callback, or oob)')
+    .option(
+      '--signature-method <method>',
+      'the allowed methods, replacing the list (repeatable)',
+      collect,
+    )
+    .option('--all-signature-methods', 'allow every method the server accepts')
+    .option('--rsa-public-key <file>', 'a new PEM RSA public key or X.509 certificate file')
+    .option('--remove-rsa-public-key', 'remove the RSA public key')
+    .option('--constrained-device', 'show the oob verifier as a short code easy to type')
+    .option('--no-constrained-device', 'show the full oob verifier')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  latchkey clients update KEY --callback https://printer.example/cb --callback https://printer.example/cb2\n  latchkey clients update KEY --rsa-public-key new-certificate.pem',
+    )
+    .action(async (key: string, options: UpdateOptions, command: Command) => {
+      const changes = changesOf(options);
+      const client = await withProvider(configOf(command), (p) => p.clients.update(key, changes));
+      if (options.json === true) return printJson(publicView(client));
+      print(`Updated client ${client.key} ("${client.name}"): ${Object.keys(changes).join(', ')}.`);
+    });
+
+  store(clients.command('disable'))
+    .description('refuse every request of a client (401 consumer_key_rejected) until it is enabled')
+    .argument('<key>', 'client key')
+    .action(async (key: string, _options: object, command: Command) => {
+      const client = await withProvider(configOf(command), (p) => p.clients.setDisabled(key, true));
+      print(
+        `Client ${client.key} ("${client.name}") is disabled: its requests and tokens are refused until \`latchkey clients enable\`.`,
+      );
+    });
+
+  store(clients.command('enable'))
+    .description('accept the requests of a disabled client again (its tokens work again)')
+    .argument('<key>', 'client key')
+    .action(async (key: string, _options: object, command: Command) => {
+      const client = await withProvider(configOf(command), (p) =>
+        p.clients.setDisabled(key, false),
+      );
+      print(`Client ${client.key} ("${client.name}") is enabled.`);
+    });
+}
