@@ -38,6 +38,8 @@ export interface CacheReport {
   readonly tokens: CacheCounts;
   /** False while the subscription is down: the cache is bypassed. */
   readonly live: boolean;
+  /** Invalidation events received on the channel (from any instance, this one included). */
+  readonly received: number;
 }
 
 interface Entry<V> {
@@ -147,16 +149,23 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
     tokens.clear();
   }
 
-  await channel.subscribe(drop, {
-    onLost() {
-      live = false;
-      dropAll();
+  let received = 0;
+  await channel.subscribe(
+    (event) => {
+      received += 1;
+      drop(event);
     },
-    onGap() {
-      dropAll();
-      live = true;
+    {
+      onLost() {
+        live = false;
+        dropAll();
+      },
+      onGap() {
+        dropAll();
+        live = true;
+      },
     },
-  });
+  );
   live = true;
 
   async function cachedFind<V>(
@@ -222,6 +231,11 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
       await inner.close();
     },
   };
-  reports.set(store, () => ({ clients: clients.counts(), tokens: tokens.counts(), live }));
+  reports.set(store, () => ({
+    clients: clients.counts(),
+    tokens: tokens.counts(),
+    live,
+    received,
+  }));
   return store;
 }
