@@ -172,6 +172,9 @@ export function createClientRegistry(
 
     get,
 
+    /** The client, or undefined when there is none. */
+    find: (key: string) => store.clients.find(key),
+
     list: (filter?: { readonly developerId?: string }) => store.clients.list(filter),
 
     async remove(key: string): Promise<void> {

@@ -1,9 +1,10 @@
 /**
- * The developer portal's registration form: what was typed (to show it again on an error)
- * and the registration the provider checks. The provider's checks are the rules; this only
+ * The developer portal's app form, for registering and for editing: what was typed (to show
+ * it again on an error) and the registration or changes the provider checks. The provider's checks are the rules; this only
  * adds the portal's own (at least one method, an RSA key for RSA methods).
  */
 import type { ClientRegistration } from '../provider/index.ts';
+import type { Client, ClientChanges } from '../store/types.ts';
 import { InputError } from '../provider/index.ts';
 import { field, fields } from './form.ts';
 
@@ -39,8 +40,21 @@ export function readAppForm(body: unknown): AppFormValues {
   };
 }
 
-/** The registration for the provider; throws InputError for what the portal itself requires. */
-export function toRegistration(values: AppFormValues, developerId: string): ClientRegistration {
+/** The form filled in with what a client registered, for the edit page. */
+export function appFormOf(client: Client): AppFormValues {
+  return {
+    name: client.name,
+    description: client.description,
+    website: client.website ?? '',
+    callbacks: client.callbacks.join('\n'),
+    signatureMethods: client.signatureMethods,
+    rsaPublicKey: client.rsaPublicKey ?? '',
+    constrainedDevice: client.constrainedDevice,
+  };
+}
+
+/** What the portal itself requires: at least one method, and a key for the RSA methods. */
+function checkPortalRules(values: AppFormValues): void {
   if (values.signatureMethods.length === 0) {
     throw new InputError('signatureMethods', 'Choose at least one signature method.');
   }
@@ -48,17 +62,40 @@ export function toRegistration(values: AppFormValues, developerId: string): Clie
   if (rsa && values.rsaPublicKey === '') {
     throw new InputError(
       'rsaPublicKey',
-      'The RSA signature methods need your RSA public key (PEM).',
+      'The RSA signature methods need your RSA public key (PEM) or X.509 certificate.',
     );
   }
+}
+
+function callbackList(values: AppFormValues): string[] {
+  return values.callbacks
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+/** The changes an edit asks the provider for; throws InputError as toRegistration does. */
+export function toChanges(values: AppFormValues): ClientChanges {
+  checkPortalRules(values);
+  return {
+    name: values.name,
+    description: values.description,
+    website: values.website === '' ? null : values.website,
+    callbacks: callbackList(values),
+    signatureMethods: values.signatureMethods,
+    rsaPublicKey: values.rsaPublicKey === '' ? null : values.rsaPublicKey,
+    constrainedDevice: values.constrainedDevice,
+  };
+}
+
+/** The registration for the provider; throws InputError for what the portal itself requires. */
+export function toRegistration(values: AppFormValues, developerId: string): ClientRegistration {
+  checkPortalRules(values);
   return {
     name: values.name,
     description: values.description,
     website: values.website,
-    callbacks: values.callbacks
-      .split(/\r?\n/)
-      .map((line) => line.trim())
-      .filter((line) => line !== ''),
+    callbacks: callbackList(values),
     signatureMethods: values.signatureMethods,
     rsaPublicKey: values.rsaPublicKey,
     constrainedDevice: values.constrainedDevice,

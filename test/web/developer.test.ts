@@ -5,7 +5,11 @@ import { createSigningFetch } from '../../src/client/index.ts';
 import { BASE, injectFetch, startWeb, text } from './support.ts';
 import type { Browser, WebWorld } from './support.ts';
 
-const RSA_PUBLIC_KEY = readFileSync(new URL('../fixtures/rsa-public.pem', import.meta.url), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
+const RSA_PUBLIC_KEY = fixture('rsa-public.pem');
+const RSA_PRIVATE_KEY = fixture('rsa-private.pem');
+const CERTIFICATE = fixture('rsa-certificate.pem');
 
 function credential(html: string, id: string): string {
   const match = new RegExp(`<output class="credential" id="${id}"[^>]*>([^<]+)</output>`).exec(
@@ -200,5 +204,121 @@ describe('Developer portal (issue 4 "for the client developer")', () => {
     });
     assert.equal(refused.status, 401);
     assert.match(await refused.text(), /consumer_key_unknown/);
+  });
+
+  describe('editing an app after registration', () => {
+    async function edit(browser: Browser, key: string, fields: Record<string, string | string[]>) {
+      const page = await browser.get(`/developer/apps/${encodeURIComponent(key)}/edit`);
+      const form = new URLSearchParams();
+      for (const [name, value] of Object.entries(fields)) {
+        for (const item of [value].flat()) form.append(name, item);
+      }
+      return browser.post(`/developer/apps/${encodeURIComponent(key)}`, form, page);
+    }
+
+    it('shows the form filled in with what the app registered', async () => {
+      const browser = await signedIn();
+      const created = await register(browser, {
+        name: 'Editable',
+        website: 'https://editable.example',
+        callbacks: 'https://editable.example/cb',
+        signature_methods: 'HMAC-SHA256',
+      });
+      const key = credential(created.body, 'client-key');
+      const page = await browser.get(`/developer/apps/${key}/edit`);
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /value="Editable"/);
+      assert.match(page.body, /value="https:\/\/editable\.example"/);
+      assert.match(page.body, />https:\/\/editable\.example\/cb<\/textarea>/);
+      assert.match(page.body, /value="HMAC-SHA256" checked/);
+      assert.doesNotMatch(page.body, /value="HMAC-SHA1" checked/);
+    });
+
+    it('saves new callbacks, name and methods, obeyed on the next request (§2.1)', async () => {
+      const browser = await signedIn();
+      const created = await register(browser, {
+        name: 'Moving',
+        callbacks: 'https://old.example/cb',
+        signature_methods: 'HMAC-SHA1',
+      });
+      const key = credential(created.body, 'client-key');
+      const secret = credential(created.body, 'client-secret');
+      const saved = await edit(browser, key, {
+        name: 'Moved',
+        callbacks: 'https://new.example/cb',
+        signature_methods: ['HMAC-SHA1', 'HMAC-SHA256'],
+      });
+      assert.equal(saved.statusCode, 303);
+      assert.equal(saved.headers.location, `/developer/apps/${key}?updated=1`);
+      assert.match(
+        text((await browser.get(`/developer/apps/${key}?updated=1`)).body),
+        /Your changes were saved/,
+      );
+      const client = await world.provider.clients.get(key);
+      assert.equal(client.name, 'Moved');
+      assert.deepEqual(client.callbacks, ['https://new.example/cb']);
+      assert.deepEqual(client.signatureMethods, ['HMAC-SHA1', 'HMAC-SHA256']);
+      assert.equal(client.secret, secret, 'the secret stays the same');
+      const ask = (callback: string) =>
+        createSigningFetch({ client: { key, secret }, fetch: injectFetch(world.app) })(
+          `${BASE}/oauth/request_token`,
+          { method: 'POST', protocolParameters: { oauth_callback: callback } },
+        );
+      assert.equal((await ask('https://old.example/cb')).status, 400);
+      assert.equal((await ask('https://new.example/cb')).status, 200);
+    });
+
+    it('replaces the RSA key with a certificate, and refuses a private key (422, nothing changed)', async () => {
+      const browser = await signedIn();
+      const created = await register(browser, {
+        name: 'Keyed',
+        signature_methods: 'RSA-SHA1',
+        rsa_public_key: RSA_PUBLIC_KEY,
+      });
+      const key = credential(created.body, 'client-key');
+      const refused = await edit(browser, key, {
+        name: 'Keyed',
+        signature_methods: 'RSA-SHA1',
+        rsa_public_key: RSA_PRIVATE_KEY,
+      });
+      assert.equal(refused.statusCode, 422);
+      assert.match(text(refused.body), /The app was not changed: That is a private key/);
+      assert.equal((await world.provider.clients.get(key)).rsaPublicKey, RSA_PUBLIC_KEY.trim());
+      const saved = await edit(browser, key, {
+        name: 'Keyed',
+        signature_methods: 'RSA-SHA1',
+        rsa_public_key: CERTIFICATE,
+      });
+      assert.equal(saved.statusCode, 303);
+      assert.equal((await world.provider.clients.get(key)).rsaPublicKey, CERTIFICATE.trim());
+      assert.match(text((await browser.get(`/developer/apps/${key}`)).body), /RSA certificate/);
+    });
+
+    it('gives 404 to another account, for the form and for the post', async () => {
+      const mine = await signedIn('dev');
+      const created = await register(mine, { name: 'Not yours', signature_methods: 'HMAC-SHA1' });
+      const key = credential(created.body, 'client-key');
+      const other = await signedIn('other');
+      assert.equal((await other.get(`/developer/apps/${key}/edit`)).statusCode, 404);
+      const page = await other.get('/developer');
+      const posted = await other.post(`/developer/apps/${key}`, { name: 'Taken' }, page);
+      assert.equal(posted.statusCode, 404);
+      assert.equal((await world.provider.clients.get(key)).name, 'Not yours');
+    });
+
+    it('tells the developer when the operator disabled the app', async () => {
+      const browser = await signedIn();
+      const created = await register(browser, {
+        name: 'Switched off',
+        signature_methods: 'HMAC-SHA1',
+      });
+      const key = credential(created.body, 'client-key');
+      await world.provider.clients.setDisabled(key, true);
+      assert.match(
+        text((await browser.get(`/developer/apps/${key}`)).body),
+        /This app is disabled by the operator of this server/,
+      );
+      assert.match(text((await browser.get('/developer')).body), /Switched off .*Disabled/s);
+    });
   });
 });

@@ -59,6 +59,11 @@ async function everyPage(world: WebWorld): Promise<Map<string, LightMyRequestRes
   pages.set('app registered (secret once)', created);
   const key = /id="client-key"[^>]*>([^<]+)</.exec(created.body)![1]!;
   pages.set('app page', await owner.get(`/developer/apps/${key}`));
+  pages.set('edit an app', await owner.get(`/developer/apps/${key}/edit`));
+  const disabled = await world.temporary(client);
+  await world.provider.clients.setDisabled(client.key, true);
+  pages.set('error 403 (app disabled)', await owner.get(authorizePath(disabled)));
+  await world.provider.clients.setDisabled(client.key, false);
   pages.set('delete confirmation', await owner.get(`/developer/apps/${key}/delete`));
   pages.set('error 404 (not your app)', await owner.get('/developer/apps/nope'));
   return pages;
@@ -92,7 +97,7 @@ describe('Quality bar for every page (issue 4)', () => {
   it('covers every view there is', () => {
     const views = readdirSync(new URL('../../src/web/views/', import.meta.url))
       .map((file) => file.replace(/\.eta$/, ''))
-      .filter((view) => view !== 'layout');
+      .filter((view) => view !== 'layout' && !view.startsWith('_')); // _name: a partial
     const rendered = new Set(
       [...pages.values()].map((page) => /<body data-view="([^"]+)">/.exec(page.body)?.[1]),
     );
@@ -156,6 +161,7 @@ describe('Quality bar for every page (issue 4)', () => {
       ['error 404 (unknown request)', 404],
       ['error 403 (CSRF)', 403],
       ['error 410 (already answered)', 410],
+      ['error 403 (app disabled)', 403],
       ['error 404 (not your app)', 404],
     ]);
   });

@@ -1,13 +1,21 @@
 /**
- * The developer portal (issue 4): a signed-in owner registers apps, sees each app's client
- * key, sees the secret once (at registration and at each rotation), and deletes apps. An app
- * is visible only to the account that registered it.
+ * The developer portal: a signed-in owner registers apps, sees each app's client key, sees
+ * the secret once (at registration and at each rotation), edits what an app registered (name,
+ * website, description, callbacks, methods, RSA key) and deletes apps. An app is visible only
+ * to the account that registered it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InputError } from '../../provider/index.ts';
 import type { Client } from '../../store/types.ts';
 import type { WebContext } from '../context.ts';
-import { blankAppForm, formField, readAppForm, toRegistration } from '../developer-form.ts';
+import {
+  appFormOf,
+  blankAppForm,
+  formField,
+  readAppForm,
+  toChanges,
+  toRegistration,
+} from '../developer-form.ts';
 import type { AppFormValues } from '../developer-form.ts';
 import { notFoundProblem } from '../error-page.ts';
 import { field } from '../form.ts';
@@ -25,7 +33,7 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
     const signedIn = signedInOrRedirect(request, reply);
     if (signedIn === undefined) return undefined;
     const key = field(request.params, 'key');
-    const client = await provider.store.clients.find(key);
+    const client = await provider.clients.find(key);
     if (client === undefined || client.developerId !== signedIn.owner.id) {
       await errors.show(request, reply, notFoundProblem);
       return undefined;
@@ -120,7 +128,50 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
       created: formatTime(client.createdAt),
       endpoints: endpoints(request),
       methods: client.signatureMethods.length === 0 ? methods : client.signatureMethods,
+      updated: field(request.query, 'updated') === '1',
     });
+  });
+
+  function editPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    client: Client,
+    values: AppFormValues,
+    error?: InputError,
+  ) {
+    return render(
+      request,
+      reply,
+      'developer-edit',
+      {
+        title: `Edit ${client.name}`,
+        client,
+        values,
+        methods,
+        error:
+          error === undefined ? null : { field: formField(error.field), message: error.message },
+      },
+      error === undefined ? 200 : 422,
+    );
+  }
+
+  fastify.get('/developer/apps/:key/edit', async (request, reply) => {
+    const client = await ownApp(request, reply);
+    if (client === undefined) return reply;
+    return editPage(request, reply, client, appFormOf(client));
+  });
+
+  fastify.post('/developer/apps/:key', csrf, async (request, reply) => {
+    const client = await ownApp(request, reply);
+    if (client === undefined) return reply;
+    const values = readAppForm(request.body);
+    try {
+      await provider.clients.update(client.key, toChanges(values));
+    } catch (error) {
+      if (error instanceof InputError) return editPage(request, reply, client, values, error);
+      throw error;
+    }
+    return reply.redirect(`/developer/apps/${encodeURIComponent(client.key)}?updated=1`, 303);
   });
 
   fastify.post('/developer/apps/:key/secret', csrf, async (request, reply) => {
