@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
-import { percentDecode } from '../protocol/index.ts';
+import { percentDecode, percentEncode } from '../protocol/index.ts';
 import type { Provider } from '../provider/index.ts';
 import { checkRules, matchRule } from './gateway-rules.ts';
 import type { GatewayRule } from './gateway-rules.ts';
@@ -126,7 +126,9 @@ export async function registerGateway(
           for (const name of identity) delete headers[name];
           const caller = (request as FastifyRequest & WithCaller).latchkeyGatewayCaller;
           if (caller !== null) {
-            headers[client] = caller.client.key;
+            // Percent-encoded (§3.6): a key migrated from another provider may hold characters
+            // a header cannot carry; a key Latchkey generated is unreserved and unchanged.
+            headers[client] = percentEncode(caller.client.key);
             if (caller.owner !== null) headers[owner] = caller.owner.username;
             if (caller.scope !== null) headers[scopeHeader] = caller.scope;
           }

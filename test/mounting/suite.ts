@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import OAuth from 'oauth-1.0a';
-import { signRequest } from '../../src/client/index.ts';
+import {
+  processTemporaryCredentialsResponse,
+  processTokenCredentialsResponse,
+  requestTemporaryCredentials,
+  requestTokenCredentials,
+  signRequest,
+} from '../../src/client/index.ts';
 import type { SignOptions } from '../../src/client/index.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createProvider } from '../../src/provider/index.ts';
@@ -34,17 +40,20 @@ export function describeMountedVerifier(name: string, start: StartMountedApp): v
     let mounted: MountedApp;
     let client: Client;
     let token: TokenCredential;
+    let latchkeyProvider: Provider;
+    let ownerId: string;
 
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'latchkey-mounting-'));
       const path = join(dir, 'latchkey.db');
       // The Latchkey server and the team's app each open the same store, as two processes would.
       latchkeyStore = await createSqliteStore({ path });
-      const latchkeyProvider = createProvider({ store: latchkeyStore });
+      latchkeyProvider = createProvider({ store: latchkeyStore });
       latchkey = await buildApp({ provider: latchkeyProvider });
       latchkeyUrl = await latchkey.listen({ host: '127.0.0.1', port: 0 });
       client = await latchkeyProvider.clients.register({ name: 'Mounted test app' });
       const owner = await latchkeyProvider.owners.create('mounted-owner', 'correct horse battery');
+      ownerId = owner.id;
       token = await latchkeyProvider.tokens.issue({
         clientKey: client.key,
         ownerId: owner.id,
@@ -141,6 +150,34 @@ export function describeMountedVerifier(name: string, start: StartMountedApp): v
       const response = await send(signed({ method: 'GET', url: `${mounted.url}/write` }));
       assert.equal(response.status, 403);
       assert.match(response.text, /oauth_problem=permission_denied/);
+    });
+
+    it('sees the scope the owner granted on consent (write unticked), not the one asked for', async () => {
+      const credentials = { key: client.key, secret: client.secret };
+      const temporary = await processTemporaryCredentialsResponse(
+        await requestTemporaryCredentials(`${latchkeyUrl}/oauth/request_token`, {
+          client: credentials,
+          callback: 'oob',
+          scope: 'read write',
+        }),
+      );
+      // The consent page's Allow with only "read" ticked makes this call.
+      const { verifier } = await latchkeyProvider.authorization.approve(temporary.token, ownerId, {
+        scope: 'read',
+      });
+      const granted = await processTokenCredentialsResponse(
+        await requestTokenCredentials(`${latchkeyUrl}/oauth/access_token`, {
+          client: credentials,
+          temporary,
+          verifier,
+        }),
+      );
+      const call = (path: string) =>
+        send(signRequest({ client, token: granted, method: 'GET', url: `${mounted.url}${path}` }));
+      const hello = await call('/hello');
+      assert.equal(hello.status, 200, hello.text);
+      assert.equal(JSON.parse(hello.text).caller.scope, 'read');
+      assert.equal((await call('/write')).status, 403);
     });
 
     it('refuses a nonce the Latchkey server already saw (the stores are shared)', async () => {

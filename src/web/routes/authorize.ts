@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthorizationRequest } from '../../provider/index.ts';
 import type { WebContext } from '../context.ts';
 import { missingTokenProblem } from '../error-page.ts';
-import { field } from '../form.ts';
+import { field, fields } from '../form.ts';
 import { lifetimeChoices, parseLifetime, safeLink } from '../format.ts';
 
 const badFormProblem = {
@@ -93,7 +93,16 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
     const asked = await provider.authorization.describe(token);
     const lifetime = parseLifetime(field(request.body, 'lifetime'), asked.defaultLifetime);
     if (lifetime === null) return errors.show(request, reply, badFormProblem);
-    const approval = await provider.authorization.approve(token, signedIn.owner.id, { lifetime });
+    // The owner may untick requested scopes (never add one: the provider narrows, §2.2).
+    // Without the marker the form offered no choice, and the requested scope stands.
+    const scope =
+      field(request.body, 'scope_offered') === '1'
+        ? fields(request.body, 'scope').join(' ')
+        : undefined;
+    const approval = await provider.authorization.approve(token, signedIn.owner.id, {
+      lifetime,
+      scope,
+    });
     if (approval.redirect !== undefined) return reply.redirect(approval.redirect, 303);
     // oob (§2.2): show the verifier and tell the owner to give it to the app.
     return render(request, reply, 'verifier', {
