@@ -224,6 +224,28 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
           clientKey,
         }),
     },
+    transfer: {
+      ...inner.transfer,
+      // Rows a batch replaced may be cached on any instance; new rows cannot be (misses are
+      // not kept), so only replacements are announced, once the batch is committed.
+      async writeBatch(keys, plan) {
+        const replaced: InvalidationEvent[] = [];
+        const result = await inner.transfer.writeBatch(keys, (existing) => {
+          const planned = plan(existing);
+          replaced.length = 0; // a retried plan starts again
+          for (const client of planned.writes.replaceClients) {
+            replaced.push({ kind: 'client', clientKey: client.key });
+          }
+          for (const token of planned.writes.replaceTokens) {
+            replaced.push({ kind: 'token', token: token.token });
+          }
+          return planned;
+        });
+        for (const event of replaced) drop(event);
+        await Promise.all(replaced.map((event) => channel.publish(event)));
+        return result;
+      },
+    },
     async close() {
       live = false;
       dropAll();

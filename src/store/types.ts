@@ -242,6 +242,42 @@ export interface AttemptStore {
   reset(key: string): Promise<void>;
 }
 
+/** The rows a transfer batch found under its keys (src/store/types.ts TransferStore). */
+export interface ExistingRows {
+  readonly clients: ReadonlyMap<string, Client>;
+  readonly tokens: ReadonlyMap<string, TokenCredential>;
+}
+
+/** What a transfer batch writes: new rows, and whole rows replacing the stored ones. */
+export interface TransferWrites {
+  readonly createClients: readonly Client[];
+  readonly replaceClients: readonly Client[];
+  readonly createTokens: readonly TokenCredential[];
+  readonly replaceTokens: readonly TokenCredential[];
+}
+
+/**
+ * Moving credentials in and out in bulk (`latchkey import` / `latchkey export`): whole rows,
+ * times included, in batches. Used by the provider's transfer operations only.
+ */
+export interface TransferStore {
+  /**
+   * One atomic batch: reads the clients and token credentials stored under the given keys
+   * (locking them against other writers), asks `plan` what to write, and writes it, clients
+   * before tokens, in one transaction: every row of the batch is written, or none. Creating a
+   * row whose key exists fails the batch with StoreConflictError (someone wrote it meanwhile).
+   * Resolves with what `plan` returned.
+   */
+  writeBatch<T>(
+    keys: { readonly clients: readonly string[]; readonly tokens: readonly string[] },
+    plan: (existing: ExistingRows) => { readonly writes: TransferWrites; readonly result: T },
+  ): Promise<T>;
+  /** Up to `limit` clients in key order, after the key `after` (from the start when undefined). */
+  clientsAfter(after: string | undefined, limit: number): Promise<Client[]>;
+  /** Up to `limit` token credentials in token order, after `after`. */
+  tokensAfter(after: string | undefined, limit: number): Promise<TokenCredential[]>;
+}
+
 export interface Store {
   readonly clients: ClientStore;
   readonly owners: OwnerStore;
@@ -250,6 +286,7 @@ export interface Store {
   readonly nonces: NonceStore;
   readonly sessions: SessionStore;
   readonly attempts: AttemptStore;
+  readonly transfer: TransferStore;
   /** True when the backing services answer (for /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

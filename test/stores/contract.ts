@@ -11,6 +11,7 @@ import { describeNonces } from './contract/nonces.ts';
 import { describeAttempts, describeSessions } from './contract/sessions-attempts.ts';
 import { describeTemporaryCredentials } from './contract/temporary-credentials.ts';
 import { describeTokenCredentials } from './contract/token-credentials.ts';
+import { describeTransfer } from './contract/transfer.ts';
 
 export type { MakeStore };
 
@@ -26,6 +27,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
     describeNonces(store);
     describeSessions(store);
     describeAttempts(store);
+    describeTransfer(store);
 
     describe('health', () => {
       it('answers ping while open', async () => {

@@ -21,6 +21,7 @@ import { postgresOwners } from './owners.ts';
 import { postgresSessions } from './sessions.ts';
 import { postgresTemporaryCredentials } from './temporary-credentials.ts';
 import { postgresTokenCredentials } from './token-credentials.ts';
+import { postgresTransfer } from './transfer.ts';
 
 export { migrate, migrations, schemaVersion } from './migrations.ts';
 
@@ -111,6 +112,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     sessions: postgresSessions(db),
     attempts:
       redis === undefined ? postgresAttempts(db) : createRedisAttemptStore(redis, { prefix }),
+    transfer: postgresTransfer(db),
     async ping() {
       if (db.closed) return false;
       try {

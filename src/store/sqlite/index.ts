@@ -19,6 +19,7 @@ import { sqliteOwners } from './owners.ts';
 import { sqliteSessions } from './sessions.ts';
 import { sqliteTemporaryCredentials } from './temporary-credentials.ts';
 import { sqliteTokenCredentials } from './token-credentials.ts';
+import { sqliteTransfer } from './transfer.ts';
 import { readCacheOn } from './read-cache.ts';
 import { transactionOn } from './transaction.ts';
 
@@ -109,6 +110,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     nonces: sqliteNonces(db, transaction, busyTimeoutMs),
     sessions: sqliteSessions(db),
     attempts: sqliteAttempts(db, transaction),
+    transfer: cache.invalidating(sqliteTransfer(db, transaction), ['clientsAfter', 'tokensAfter']),
     async ping() {
       try {
         ping.get();

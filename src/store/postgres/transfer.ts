@@ -1,0 +1,153 @@
+/**
+ * Bulk transfer of clients and token credentials in PostgreSQL (`latchkey import` / `export`):
+ * a batch is one transaction whose existing rows are locked (FOR UPDATE) before the plan
+ * decides, and whose rows are written a statement per kind from one JSON parameter.
+ */
+import type { Client, TokenCredential, TransferStore } from '../types.ts';
+import type { Database, Query } from './database.ts';
+import { fromRow } from './row.ts';
+
+const CLIENT_COLUMNS = [
+  'key',
+  'secret',
+  'name',
+  'description',
+  'website',
+  'callbacks',
+  'signature_methods',
+  'rsa_public_key',
+  'constrained_device',
+  'verified',
+  'developer_id',
+  'disabled',
+  'created_at',
+] as const;
+const TOKEN_COLUMNS = [
+  'token',
+  'secret',
+  'client_key',
+  'owner_id',
+  'scope',
+  'issued_at',
+  'expires_at',
+  'last_used_at',
+  'revoked_at',
+] as const;
+
+function clientRecord(client: Client) {
+  return {
+    key: client.key,
+    secret: client.secret,
+    name: client.name,
+    description: client.description,
+    website: client.website,
+    callbacks: client.callbacks,
+    signature_methods: client.signatureMethods,
+    rsa_public_key: client.rsaPublicKey,
+    constrained_device: client.constrainedDevice,
+    verified: client.verified,
+    developer_id: client.developerId,
+    disabled: client.disabled,
+    created_at: client.createdAt,
+  };
+}
+
+function tokenRecord(token: TokenCredential) {
+  return {
+    token: token.token,
+    secret: token.secret,
+    client_key: token.clientKey,
+    owner_id: token.ownerId,
+    scope: token.scope,
+    issued_at: token.issuedAt,
+    expires_at: token.expiresAt,
+    last_used_at: token.lastUsedAt,
+    revoked_at: token.revokedAt,
+  };
+}
+
+export function postgresTransfer(db: Database): TransferStore {
+  const clients = db.table('clients');
+  const tokens = db.table('token_credentials');
+  const upsert = (columns: readonly string[]) =>
+    `ON CONFLICT (${columns[0]}) DO UPDATE SET ${columns
+      .slice(1)
+      .map((column) => `${column} = excluded.${column}`)
+      .join(', ')}`;
+
+  // Rows arrive as one JSON array; lists become TEXT[] with json_array_elements_text.
+  const clientsSql = (replace: boolean) => `
+    INSERT INTO ${clients} (${CLIENT_COLUMNS.join(', ')})
+    SELECT r.key, r.secret, r.name, r.description, r.website,
+      ARRAY(SELECT json_array_elements_text(r.callbacks)),
+      ARRAY(SELECT json_array_elements_text(r.signature_methods)),
+      r.rsa_public_key, r.constrained_device, r.verified, r.developer_id, r.disabled, r.created_at
+    FROM json_to_recordset($1::json) AS r (key text, secret text, name text, description text,
+      website text, callbacks json, signature_methods json, rsa_public_key text,
+      constrained_device boolean, verified boolean, developer_id text, disabled boolean,
+      created_at bigint)
+    ${replace ? upsert(CLIENT_COLUMNS) : ''}`;
+  const tokensSql = (replace: boolean) => `
+    INSERT INTO ${tokens} (${TOKEN_COLUMNS.join(', ')})
+    SELECT ${TOKEN_COLUMNS.map((column) => `r.${column}`).join(', ')}
+    FROM json_to_recordset($1::json) AS r (token text, secret text, client_key text,
+      owner_id text, scope text, issued_at bigint, expires_at bigint, last_used_at bigint,
+      revoked_at bigint)
+    ${replace ? upsert(TOKEN_COLUMNS) : ''}`;
+
+  async function write(query: Query, sql: string, rows: readonly object[]): Promise<void> {
+    if (rows.length > 0) await query(sql, [JSON.stringify(rows)]);
+  }
+
+  return {
+    writeBatch: ((keys, plan) =>
+      db.transaction(async (query) => {
+        const found = {
+          clients: new Map<string, Client>(),
+          tokens: new Map<string, TokenCredential>(),
+        };
+        if (keys.clients.length > 0) {
+          const { rows } = await query(
+            `SELECT * FROM ${clients} WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE`,
+            [keys.clients],
+          );
+          for (const row of rows) found.clients.set(String(row.key), fromRow.toClient(row));
+        }
+        if (keys.tokens.length > 0) {
+          const { rows } = await query(
+            `SELECT * FROM ${tokens} WHERE token = ANY($1::text[]) ORDER BY token FOR UPDATE`,
+            [keys.tokens],
+          );
+          for (const row of rows) {
+            found.tokens.set(String(row.token), fromRow.toTokenCredential(row));
+          }
+        }
+        const { writes, result } = plan(found);
+        await write(query, clientsSql(false), writes.createClients.map(clientRecord));
+        await write(query, clientsSql(true), writes.replaceClients.map(clientRecord));
+        await write(query, tokensSql(false), writes.createTokens.map(tokenRecord));
+        await write(query, tokensSql(true), writes.replaceTokens.map(tokenRecord));
+        return result;
+      })) as TransferStore['writeBatch'],
+    async clientsAfter(after, limit) {
+      const { rows } =
+        after === undefined
+          ? await db.query(`SELECT * FROM ${clients} ORDER BY key LIMIT $1`, [limit])
+          : await db.query(`SELECT * FROM ${clients} WHERE key > $1 ORDER BY key LIMIT $2`, [
+              after,
+              limit,
+            ]);
+      return rows.map(fromRow.toClient);
+    },
+    async tokensAfter(after, limit) {
+      const { rows } =
+        after === undefined
+          ? await db.query(`SELECT * FROM ${tokens} ORDER BY token LIMIT $1`, [limit])
+          : await db.query(`SELECT * FROM ${tokens} WHERE token > $1 ORDER BY token LIMIT $2`, [
+              after,
+              limit,
+            ]);
+      return rows.map(fromRow.toTokenCredential);
+    },
+  };
+}

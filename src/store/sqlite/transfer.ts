@@ -1,0 +1,117 @@
+/**
+ * Bulk transfer of clients and token credentials in SQLite (`latchkey import` / `export`):
+ * a batch is one write transaction (BEGIN IMMEDIATE, so its reads and writes see no other
+ * writer in between), pages for export follow the primary keys.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import type { Client, TokenCredential, TransferStore } from '../types.ts';
+import { method } from './errors.ts';
+import { fromRow } from './row.ts';
+import type { Transaction } from './transaction.ts';
+
+const CLIENT_COLUMNS = `key, secret, name, description, website, callbacks, signature_methods,
+  rsa_public_key, constrained_device, verified, developer_id, disabled, created_at`;
+const TOKEN_COLUMNS = `token, secret, client_key, owner_id, scope, issued_at, expires_at,
+  last_used_at, revoked_at`;
+
+/** Every column except the key, set from the inserted row (SQLite's upsert `excluded`). */
+function replaceSet(columns: string): string {
+  return columns
+    .split(',')
+    .map((column) => column.trim())
+    .slice(1)
+    .map((column) => `${column} = excluded.${column}`)
+    .join(', ');
+}
+
+function clientValues(client: Client) {
+  return [
+    client.key,
+    client.secret,
+    client.name,
+    client.description,
+    client.website,
+    JSON.stringify(client.callbacks),
+    JSON.stringify(client.signatureMethods),
+    client.rsaPublicKey,
+    client.constrainedDevice ? 1 : 0,
+    client.verified ? 1 : 0,
+    client.developerId,
+    client.disabled ? 1 : 0,
+    client.createdAt,
+  ];
+}
+
+function tokenValues(token: TokenCredential) {
+  return [
+    token.token,
+    token.secret,
+    token.clientKey,
+    token.ownerId,
+    token.scope,
+    token.issuedAt,
+    token.expiresAt,
+    token.lastUsedAt,
+    token.revokedAt,
+  ];
+}
+
+export function sqliteTransfer(db: DatabaseSync, transaction: Transaction): TransferStore {
+  const clientMarks = '?, '.repeat(12) + '?';
+  const tokenMarks = '?, '.repeat(8) + '?';
+  const insertClient = db.prepare(
+    `INSERT INTO clients (${CLIENT_COLUMNS}) VALUES (${clientMarks})`,
+  );
+  const replaceClient = db.prepare(
+    `INSERT INTO clients (${CLIENT_COLUMNS}) VALUES (${clientMarks})
+     ON CONFLICT (key) DO UPDATE SET ${replaceSet(CLIENT_COLUMNS)}`,
+  );
+  const insertToken = db.prepare(
+    `INSERT INTO token_credentials (${TOKEN_COLUMNS}) VALUES (${tokenMarks})`,
+  );
+  const replaceToken = db.prepare(
+    `INSERT INTO token_credentials (${TOKEN_COLUMNS}) VALUES (${tokenMarks})
+     ON CONFLICT (token) DO UPDATE SET ${replaceSet(TOKEN_COLUMNS)}`,
+  );
+  const selectClient = db.prepare('SELECT * FROM clients WHERE key = ?');
+  const selectToken = db.prepare('SELECT * FROM token_credentials WHERE token = ?');
+  const clientsFrom = db.prepare('SELECT * FROM clients ORDER BY key LIMIT ?');
+  const clientsAfter = db.prepare('SELECT * FROM clients WHERE key > ? ORDER BY key LIMIT ?');
+  const tokensFrom = db.prepare('SELECT * FROM token_credentials ORDER BY token LIMIT ?');
+  const tokensAfter = db.prepare(
+    'SELECT * FROM token_credentials WHERE token > ? ORDER BY token LIMIT ?',
+  );
+
+  return {
+    writeBatch: method((keys, plan) =>
+      transaction(() => {
+        const clients = new Map<string, Client>();
+        for (const key of keys.clients) {
+          const row = selectClient.get(key);
+          if (row !== undefined) clients.set(key, fromRow.toClient(row));
+        }
+        const tokens = new Map<string, TokenCredential>();
+        for (const token of keys.tokens) {
+          const row = selectToken.get(token);
+          if (row !== undefined) tokens.set(token, fromRow.toTokenCredential(row));
+        }
+        const { writes, result } = plan({ clients, tokens });
+        for (const client of writes.createClients) insertClient.run(...clientValues(client));
+        for (const client of writes.replaceClients) replaceClient.run(...clientValues(client));
+        for (const token of writes.createTokens) insertToken.run(...tokenValues(token));
+        for (const token of writes.replaceTokens) replaceToken.run(...tokenValues(token));
+        return result;
+      }),
+    ) as TransferStore['writeBatch'],
+    clientsAfter: method((after: string | undefined, limit: number) =>
+      (after === undefined ? clientsFrom.all(limit) : clientsAfter.all(after, limit)).map(
+        fromRow.toClient,
+      ),
+    ),
+    tokensAfter: method((after: string | undefined, limit: number) =>
+      (after === undefined ? tokensFrom.all(limit) : tokensAfter.all(after, limit)).map(
+        fromRow.toTokenCredential,
+      ),
+    ),
+  };
+}
