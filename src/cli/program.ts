@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAuthorize } from './commands/authorize.ts';
 import { registerClients } from './commands/clients.ts';
+import { registerExport } from './commands/export.ts';
+import { registerImport } from './commands/import.ts';
 import { registerMigrate } from './commands/migrate.ts';
 import { registerRequest } from './commands/request.ts';
 import { registerServe } from './commands/serve.ts';
@@ -31,6 +33,8 @@ export function buildProgram(): Command {
   registerClients(program);
   registerUsers(program);
   registerTokens(program);
+  registerImport(program);
+  registerExport(program);
   registerAuthorize(program);
   registerRequest(program);
   registerMigrate(program);

@@ -6,8 +6,8 @@ import type { EventEmitter } from 'node:events';
 import type { Client, ClientChanges, Store } from '../store/types.ts';
 import { StoreConflictError } from '../store/types.ts';
 import type { SignatureMethodRegistry } from '../protocol/index.ts';
-import { parseRsaPublicKey } from '../protocol/index.ts';
-import { parseCallbackUri } from './callbacks.ts';
+import { checkClientFields, checkKeyMaterial } from './client-fields.ts';
+import type { ClientFields } from './client-fields.ts';
 import { checkIdentifier, checkSecret } from './credential-values.ts';
 import { InputError, NotFoundError } from './input-error.ts';
 import { newIdentifier, newSecret } from './secrets.ts';
@@ -26,71 +26,12 @@ export interface ClientRegistration {
   readonly secret?: string | undefined;
 }
 
-/** A client's methods and its keys must agree: each allowed kind of method needs its key. */
-function checkKeyMaterial(client: Client): void {
-  const methods = client.signatureMethods;
-  const rsaOnly = methods.length > 0 && methods.every((name) => name.startsWith('RSA-'));
-  if (rsaOnly && client.rsaPublicKey === null) {
-    throw new InputError(
-      'rsaPublicKey',
-      'A client that signs with RSA only needs an RSA public key (PEM) or X.509 certificate.',
-    );
-  }
-  if (!rsaOnly && client.secret === '') {
-    throw new InputError(
-      'signatureMethods',
-      'This client has no secret, so it may use the RSA methods only; give it a secret first (rotate the secret).',
-    );
-  }
-}
-
 export function createClientRegistry(
   store: Store,
   methods: SignatureMethodRegistry,
   events: EventEmitter,
 ) {
-  function checkFields(
-    input: Omit<ClientRegistration, 'key' | 'secret' | 'name'> & { name?: string | undefined },
-  ) {
-    if (input.name !== undefined && (input.name.trim() === '' || input.name.length > 100)) {
-      throw new InputError('name', 'The name must be 1 to 100 characters.');
-    }
-    if (input.description !== undefined && input.description.length > 1000) {
-      throw new InputError('description', 'The description must be at most 1000 characters.');
-    }
-    if (input.website !== undefined && input.website !== '') {
-      const url = parseCallbackUri(input.website);
-      if (url === undefined || !/^https?:$/.test(url.protocol)) {
-        throw new InputError('website', 'The website must be an absolute http or https URL.');
-      }
-    }
-    for (const callback of input.callbacks ?? []) {
-      if (parseCallbackUri(callback) === undefined) {
-        throw new InputError(
-          'callback',
-          `Not an absolute URI a browser can be sent to: ${callback.slice(0, 100)}`,
-        );
-      }
-    }
-    for (const name of input.signatureMethods ?? []) {
-      if (methods.get(name) === undefined) {
-        throw new InputError('signatureMethods', `Unknown signature method: ${name.slice(0, 40)}`);
-      }
-    }
-    if (input.rsaPublicKey !== undefined && input.rsaPublicKey !== '') {
-      try {
-        parseRsaPublicKey(input.rsaPublicKey);
-      } catch (error) {
-        const privateKey = error instanceof TypeError && /private key/.test(error.message);
-        throw new InputError(
-          'rsaPublicKey',
-          privateKey
-            ? 'That is a private key: keep it secret, and give its public key (PEM) or an X.509 certificate.'
-            : 'The RSA public key is not a PEM RSA public key or X.509 certificate.',
-        );
-      }
-    }
-  }
+  const checkFields = (input: ClientFields) => checkClientFields(input, methods);
 
   async function get(key: string): Promise<Client> {
     const client = await store.clients.find(key);

@@ -9,5 +9,15 @@ export * from './scope.ts';
 export * from './secrets.ts';
 export type { ClientRegistration } from './clients.ts';
 export type { TokenIssue } from './tokens.ts';
+export type { ExportedRecord, ExportOptions } from './transfer/export.ts';
+export { UnreadableLine } from './transfer/import.ts';
+export type {
+  ImportOptions,
+  ImportSession,
+  LineProblem,
+  NumberedValue,
+  RecordOutcome,
+} from './transfer/import.ts';
+export type { TransferRecord } from './transfer/records.ts';
 export type { IssuedTemporaryCredentials } from './temporary-credentials.ts';
 export type { IssuedTokenCredentials } from './token-credentials.ts';

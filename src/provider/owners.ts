@@ -14,28 +14,37 @@ function checkNewPassword(password: string): void {
   }
 }
 
+export function checkUsername(username: string): void {
+  if (!USERNAME.test(username)) {
+    throw new InputError('username', 'A username is 1 to 64 characters: letters, digits, . _ @ -');
+  }
+}
+
 export function createOwnerDirectory(store: Store) {
+  /** `passwordHash` '' matches no password: the account cannot sign in until given one. */
+  async function createAccount(username: string, passwordHash: string): Promise<Owner> {
+    checkUsername(username);
+    try {
+      return await store.owners.create({ id: randomUUID(), username, passwordHash });
+    } catch (error) {
+      if (error instanceof StoreConflictError)
+        throw new InputError('username', `The username ${username} is taken.`);
+      throw error;
+    }
+  }
+
   return {
     async create(username: string, password: string): Promise<Owner> {
-      if (!USERNAME.test(username)) {
-        throw new InputError(
-          'username',
-          'A username is 1 to 64 characters: letters, digits, . _ @ -',
-        );
-      }
+      checkUsername(username);
       checkNewPassword(password);
-      try {
-        return await store.owners.create({
-          id: randomUUID(),
-          username,
-          passwordHash: await hashPassword(password),
-        });
-      } catch (error) {
-        if (error instanceof StoreConflictError)
-          throw new InputError('username', `The username ${username} is taken.`);
-        throw error;
-      }
+      return createAccount(username, await hashPassword(password));
     },
+
+    /**
+     * An account for tokens imported from another provider, without a password: it cannot
+     * sign in until an operator sets one (`latchkey users passwd`).
+     */
+    createWithoutPassword: (username: string) => createAccount(username, ''),
 
     /** The owner if the password is right; an unknown username costs the same time. */
     async authenticate(username: string, password: string): Promise<Owner | undefined> {

@@ -16,6 +16,10 @@ import { scopeIncludes } from './scope.ts';
 import { issueTemporaryCredentials } from './temporary-credentials.ts';
 import { exchangeTokenCredentials } from './token-credentials.ts';
 import { createTokenLedger } from './tokens.ts';
+import { exportRecords } from './transfer/export.ts';
+import type { ExportOptions } from './transfer/export.ts';
+import { createImport } from './transfer/import.ts';
+import type { ImportOptions } from './transfer/import.ts';
 import { verifyRequest } from './verify-request.ts';
 
 export interface ProviderOptions {
@@ -58,15 +62,24 @@ export function createProvider(options: ProviderOptions) {
   }
 
   let timer: NodeJS.Timeout | undefined;
+  const owners = createOwnerDirectory(store);
 
   return {
     policy,
     store,
     events,
     clients: createClientRegistry(store, policy.signatureMethods, events),
-    owners: createOwnerDirectory(store),
+    owners,
     tokens: createTokenLedger(store, policy, now, events),
     now,
+
+    /** Credentials moved in and out in bulk (`latchkey import` / `export`, docs/import.md). */
+    transfer: {
+      /** An import of one file: check every record, then write clients, then tokens. */
+      importer: (options?: ImportOptions) =>
+        createImport({ store, policy, now, events, owners }, options),
+      export: (options?: ExportOptions) => exportRecords(store, options),
+    },
 
     /** §2.1 endpoint. */
     issueTemporaryCredentials: (request: IncomingRequest) =>

@@ -1,0 +1,316 @@
+/**
+ * Importing credentials issued by another provider (`latchkey import`, docs/import.md), in
+ * three passes over the records so nothing is written unless the whole file is good:
+ *
+ *   1. check: every record parses, and what it refers to exists (a token's client in the
+ *      file or the store, its owner in the store, or to be created with createOwners);
+ *   2. the client records, in batches; 3. the token records, in batches.
+ *
+ * Each batch is one transaction of the store (all its rows, or none) and decides each record
+ * against the row stored under its key (plan.ts): running an import twice changes nothing,
+ * a different credential under the same key is a conflict unless `update`. A dry run decides
+ * the same and writes nothing.
+ */
+import type { EventEmitter } from 'node:events';
+import type { Client, Store, TokenCredential, TransferWrites } from '../../store/types.ts';
+import { InputError } from '../input-error.ts';
+import { checkUsername } from '../owners.ts';
+import type { OwnerDirectory } from '../owners.ts';
+import type { Policy } from '../policy.ts';
+import { planClient, planToken } from './plan.ts';
+import type { Decision, Outcome } from './plan.ts';
+import { parseRecord } from './records.ts';
+import type { ClientRecord, TokenRecord, TransferRecord } from './records.ts';
+
+export interface ImportOptions {
+  /** Overwrite a stored credential that differs from its record (default: report a conflict). */
+  readonly update?: boolean | undefined;
+  /** Decide everything, write nothing. */
+  readonly dryRun?: boolean | undefined;
+  /** Create local accounts (without a password) for owners the store does not have. */
+  readonly createOwners?: boolean | undefined;
+}
+
+export interface ImportDependencies {
+  readonly store: Store;
+  readonly policy: Policy;
+  readonly now: () => number;
+  readonly events: EventEmitter;
+  readonly owners: OwnerDirectory;
+}
+
+/** A record of the file, as its line number and parsed JSON (or the parse error). */
+export interface NumberedValue {
+  readonly line: number;
+  readonly value: unknown;
+}
+
+export interface LineProblem {
+  readonly line: number;
+  readonly message: string;
+}
+
+export interface RecordOutcome {
+  readonly line: number;
+  readonly kind: 'client' | 'token';
+  readonly id: string;
+  readonly outcome: Outcome;
+  readonly detail?: string | undefined;
+}
+
+/** A parse error of the line itself (not JSON): the reader hands it over as the value. */
+export class UnreadableLine {
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
+}
+
+interface Reference {
+  readonly line: number;
+  count: number;
+}
+
+function refer(references: Map<string, Reference>, name: string, line: number): void {
+  const known = references.get(name);
+  if (known === undefined) references.set(name, { line, count: 1 });
+  else known.count += 1;
+}
+
+const none: TransferWrites = {
+  createClients: [],
+  replaceClients: [],
+  createTokens: [],
+  replaceTokens: [],
+};
+
+export function createImport(deps: ImportDependencies, options: ImportOptions = {}) {
+  const { store, policy } = deps;
+  const update = options.update === true;
+  const dryRun = options.dryRun === true;
+  const fileClients = new Set<string>();
+  const clientReferences = new Map<string, Reference>();
+  const usernames = new Map<string, Reference>();
+  const ownerIds = new Map<string, string>();
+  const newOwners: string[] = [];
+  /** Client keys of the file that were neither stored nor importable: their tokens cannot be. */
+  const unimported = new Map<string, number>();
+  const problems: LineProblem[] = [];
+
+  function parse(item: NumberedValue): TransferRecord {
+    if (item.value instanceof UnreadableLine) throw new InputError('line', item.value.message);
+    return parseRecord(item.value, policy);
+  }
+
+  function problem(line: number, error: unknown): void {
+    if (!(error instanceof InputError)) throw error;
+    const field = error.field === 'line' || error.field === 'kind' ? '' : `${error.field}: `;
+    problems.push({ line, message: `${field}${error.message}` });
+  }
+
+  async function resolveOwners(): Promise<void> {
+    const names = [...usernames.keys()];
+    for (let i = 0; i < names.length; i += 100) {
+      const found = await Promise.all(
+        names.slice(i, i + 100).map((name) => store.owners.findByUsername(name)),
+      );
+      for (const owner of found) if (owner !== undefined) ownerIds.set(owner.username, owner.id);
+    }
+    for (const [name, reference] of usernames) {
+      if (ownerIds.has(name)) continue;
+      if (options.createOwners === true) {
+        try {
+          checkUsername(name);
+          newOwners.push(name);
+        } catch (error) {
+          problem(reference.line, error);
+        }
+        continue;
+      }
+      problems.push({
+        line: reference.line,
+        message: `no local user "${name}"${more(reference)} (create it with \`latchkey users add\`, or import with --create-owners)`,
+      });
+    }
+  }
+
+  async function resolveClients(): Promise<void> {
+    for (const [key, reference] of clientReferences) {
+      if (fileClients.has(key) || (await store.clients.find(key)) !== undefined) continue;
+      problems.push({
+        line: reference.line,
+        message: `client: no client "${key}" in the file or the database${more(reference)}`,
+      });
+    }
+  }
+
+  function ownerId(name: string): string {
+    // A dry run does not create owners: their rows are compared as new ones anyway.
+    return ownerIds.get(name) ?? `(new owner ${name})`;
+  }
+
+  function decideClient(record: ClientRecord, stored: Client | undefined): Decision<Client> {
+    const developer =
+      record.developer === undefined
+        ? undefined
+        : record.developer === null
+          ? null
+          : ownerId(record.developer.username);
+    return planClient(record, stored, developer, update, deps.now());
+  }
+
+  function decideToken(
+    record: TokenRecord,
+    stored: TokenCredential | undefined,
+  ): Decision<TokenCredential> {
+    const failedAt = unimported.get(record.client);
+    if (failedAt !== undefined) {
+      return { outcome: 'error', detail: `its client (line ${failedAt}) was not imported` };
+    }
+    return planToken(
+      record,
+      stored,
+      ownerId(record.owner.username),
+      policy.defaultScope,
+      update,
+      deps.now(),
+    );
+  }
+
+  return {
+    /** Pass 1, one record at a time: its shape, and what it refers to (checked by resolve). */
+    check(item: NumberedValue): 'client' | 'token' | undefined {
+      try {
+        const record = parse(item);
+        if (record.kind === 'client') {
+          fileClients.add(record.key);
+          if (record.developer) refer(usernames, record.developer.username, item.line);
+        } else {
+          refer(clientReferences, record.client, item.line);
+          refer(usernames, record.owner.username, item.line);
+        }
+        return record.kind;
+      } catch (error) {
+        problem(item.line, error);
+        return undefined;
+      }
+    },
+
+    /** End of pass 1: every problem found, in line order (nothing may be written if any). */
+    async resolve(): Promise<LineProblem[]> {
+      await resolveClients();
+      await resolveOwners();
+      return [...problems].sort((a, b) => a.line - b.line);
+    },
+
+    /** Usernames the import creates accounts for (with createOwners). */
+    ownersToCreate: (): readonly string[] => newOwners,
+
+    /** Creates those accounts (not in a dry run); call after resolve, before the tokens. */
+    async createMissingOwners(): Promise<number> {
+      if (dryRun) return 0;
+      for (const name of newOwners) {
+        const owner = await deps.owners.createWithoutPassword(name);
+        ownerIds.set(name, owner.id);
+      }
+      return newOwners.length;
+    },
+
+    /** The record of a checked line, or undefined when it is not of `kind`. */
+    record(item: NumberedValue, kind: 'client' | 'token'): TransferRecord | undefined {
+      const record = parse(item);
+      return record.kind === kind ? record : undefined;
+    },
+
+    /** Passes 2 and 3: one batch of records of one kind, in one transaction. */
+    async write(
+      batch: ReadonlyArray<{ readonly line: number; readonly record: TransferRecord }>,
+    ): Promise<RecordOutcome[]> {
+      const clients = batch.flatMap(({ line, record }) =>
+        record.kind === 'client' ? [{ line, record }] : [],
+      );
+      const tokens = batch.flatMap(({ line, record }) =>
+        record.kind === 'token' ? [{ line, record }] : [],
+      );
+      const outcomes = await store.transfer.writeBatch(
+        { clients: clients.map((c) => c.record.key), tokens: tokens.map((t) => t.record.token) },
+        (existing) => {
+          // A key given twice in a batch is decided against the first one's result.
+          const storedClients = new Map(existing.clients);
+          const storedTokens = new Map(existing.tokens);
+          const writes = {
+            createClients: new Map<string, Client>(),
+            replaceClients: new Map<string, Client>(),
+            createTokens: new Map<string, TokenCredential>(),
+            replaceTokens: new Map<string, TokenCredential>(),
+          };
+          const results: RecordOutcome[] = [];
+          for (const { line, record } of clients) {
+            const stored = storedClients.get(record.key);
+            const decision = decideClient(record, stored);
+            if (decision.row !== undefined) {
+              storedClients.set(record.key, decision.row);
+              const created = writes.createClients.has(record.key) || stored === undefined;
+              (created ? writes.createClients : writes.replaceClients).set(
+                record.key,
+                decision.row,
+              );
+            }
+            results.push(outcomeOf(line, 'client', record.key, decision));
+          }
+          for (const { line, record } of tokens) {
+            const stored = storedTokens.get(record.token);
+            const decision = decideToken(record, stored);
+            if (decision.row !== undefined) {
+              storedTokens.set(record.token, decision.row);
+              const created = writes.createTokens.has(record.token) || stored === undefined;
+              (created ? writes.createTokens : writes.replaceTokens).set(
+                record.token,
+                decision.row,
+              );
+            }
+            results.push(outcomeOf(line, 'token', record.token, decision));
+          }
+          const all: TransferWrites = {
+            createClients: [...writes.createClients.values()],
+            replaceClients: [...writes.replaceClients.values()],
+            createTokens: [...writes.createTokens.values()],
+            replaceTokens: [...writes.replaceTokens.values()],
+          };
+          return { writes: dryRun ? none : all, result: results };
+        },
+      );
+      for (const outcome of outcomes) {
+        if (outcome.kind === 'client' && outcome.outcome === 'error') {
+          const stored = await store.clients.find(outcome.id);
+          if (stored === undefined) unimported.set(outcome.id, outcome.line);
+        }
+      }
+      if (!dryRun) {
+        deps.events.emit('credentials.imported', {
+          records: outcomes.length,
+          written: outcomes.filter((o) => o.outcome === 'created' || o.outcome === 'updated')
+            .length,
+        });
+      }
+      return outcomes;
+    },
+  };
+}
+
+export type ImportSession = ReturnType<typeof createImport>;
+
+function outcomeOf(
+  line: number,
+  kind: 'client' | 'token',
+  id: string,
+  decision: Decision<unknown>,
+): RecordOutcome {
+  const { outcome, detail } = decision;
+  return detail === undefined ? { line, kind, id, outcome } : { line, kind, id, outcome, detail };
+}
+
+function more(reference: Reference): string {
+  const others = reference.count - 1;
+  return others === 0 ? '' : ` (and ${others} more line${others === 1 ? '' : 's'} refer to it)`;
+}

@@ -1,0 +1,198 @@
+/**
+ * What importing one record does to the store, decided against the row stored under its key:
+ * create it, leave it (the same credential), update it, or report a conflict (a different
+ * credential under the same key, overwritten only with `--update`). Pure: the store's batch
+ * runs these inside its transaction.
+ *
+ * Identity fields are compared (secrets, client, owner, scope, expiry, what a client
+ * registered); bookkeeping is merged instead, forward only: a revocation is kept and never
+ * undone, the last use is the later of the two. Creation and issue times are not compared
+ * (a client registered by hand before the import is still the same client).
+ */
+import type { Client, TokenCredential } from '../../store/types.ts';
+import { checkKeyMaterial } from '../client-fields.ts';
+import { InputError } from '../input-error.ts';
+import type { ClientRecord, TokenRecord } from './records.ts';
+
+export type Outcome = 'created' | 'updated' | 'unchanged' | 'conflict' | 'error';
+
+export interface Decision<Row> {
+  readonly outcome: Outcome;
+  /** The row to write, for created and updated. */
+  readonly row?: Row | undefined;
+  /** Fields that differ (conflict, update), or the error's message. */
+  readonly detail?: string | undefined;
+}
+
+/** Given fields of `record` that differ from `stored`, by their record names. */
+function differences(pairs: ReadonlyArray<[string, unknown, unknown]>): string[] {
+  return pairs
+    .filter(([, given, stored]) => given !== undefined && !same(given, stored))
+    .map(([name]) => name);
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((item, i) => item === b[i]);
+  }
+  return a === b;
+}
+
+/** Every field the record gives, over `base`. */
+function clientRow(record: ClientRecord, base: Client, developerId: string | null | undefined) {
+  const row: Client = {
+    key: record.key,
+    secret: record.secret === undefined ? base.secret : (record.secret ?? ''),
+    name: record.name,
+    description: record.description ?? base.description,
+    website: record.website === undefined ? base.website : record.website || null,
+    callbacks: record.callbacks ?? base.callbacks,
+    signatureMethods: record.signatureMethods ?? base.signatureMethods,
+    rsaPublicKey:
+      record.rsaPublicKey === undefined ? base.rsaPublicKey : record.rsaPublicKey || null,
+    constrainedDevice: record.constrainedDevice ?? base.constrainedDevice,
+    verified: record.verified ?? base.verified,
+    disabled: record.disabled ?? base.disabled,
+    developerId: developerId === undefined ? base.developerId : developerId,
+    createdAt: record.createdAt ?? base.createdAt,
+  };
+  checkKeyMaterial(row);
+  return row;
+}
+
+function withCheckedKeys<Row>(build: () => Row, outcome: 'created' | 'updated', detail?: string) {
+  try {
+    return { outcome, row: build(), detail } satisfies Decision<Row>;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return { outcome: 'error', detail: error.message } satisfies Decision<Row>;
+  }
+}
+
+export function planClient(
+  record: ClientRecord,
+  stored: Client | undefined,
+  developerId: string | null | undefined,
+  update: boolean,
+  now: number,
+): Decision<Client> {
+  if (stored === undefined) {
+    if (record.secret === undefined && !rsaOnly(record.signatureMethods)) {
+      return {
+        outcome: 'error',
+        detail:
+          'A new client needs its secret (export with --include-secrets), or null to sign with RSA only.',
+      };
+    }
+    const blank: Client = {
+      key: record.key,
+      secret: '',
+      name: record.name,
+      description: '',
+      website: null,
+      callbacks: [],
+      signatureMethods: [],
+      rsaPublicKey: null,
+      constrainedDevice: false,
+      verified: false,
+      disabled: false,
+      developerId: null,
+      createdAt: now,
+    };
+    return withCheckedKeys(() => clientRow(record, blank, developerId), 'created');
+  }
+  const changed = differences([
+    ['secret', record.secret === null ? '' : record.secret, stored.secret],
+    ['name', record.name, stored.name],
+    ['description', record.description, stored.description],
+    ['website', record.website === undefined ? undefined : record.website || null, stored.website],
+    ['callbacks', record.callbacks, stored.callbacks],
+    ['signatureMethods', record.signatureMethods, stored.signatureMethods],
+    [
+      'rsaPublicKey',
+      record.rsaPublicKey === undefined ? undefined : record.rsaPublicKey || null,
+      stored.rsaPublicKey,
+    ],
+    ['constrainedDevice', record.constrainedDevice, stored.constrainedDevice],
+    ['verified', record.verified, stored.verified],
+    ['disabled', record.disabled, stored.disabled],
+    ['developer', developerId, stored.developerId],
+  ]);
+  if (changed.length === 0) return { outcome: 'unchanged' };
+  if (!update) return { outcome: 'conflict', detail: changed.join(', ') };
+  return withCheckedKeys(
+    () => clientRow(record, stored, developerId),
+    'updated',
+    changed.join(', '),
+  );
+}
+
+function rsaOnly(methods: readonly string[] | undefined): boolean {
+  return methods !== undefined && methods.length > 0 && methods.every((m) => m.startsWith('RSA-'));
+}
+
+function later(a: number | null, b: number | null | undefined): number | null {
+  if (b === undefined || b === null) return a;
+  return a === null ? b : Math.max(a, b);
+}
+
+export function planToken(
+  record: TokenRecord,
+  stored: TokenCredential | undefined,
+  ownerId: string,
+  defaultScope: string,
+  update: boolean,
+  now: number,
+): Decision<TokenCredential> {
+  if (stored === undefined) {
+    if (record.secret === undefined) {
+      return {
+        outcome: 'error',
+        detail: 'A new token needs its secret (export with --include-secrets).',
+      };
+    }
+    return {
+      outcome: 'created',
+      row: {
+        token: record.token,
+        secret: record.secret,
+        clientKey: record.client,
+        ownerId,
+        scope: record.scope ?? defaultScope,
+        issuedAt: record.issuedAt ?? now,
+        expiresAt: record.expiresAt ?? null,
+        lastUsedAt: record.lastUsedAt ?? null,
+        revokedAt: record.revokedAt ?? null,
+      },
+    };
+  }
+  const changed = differences([
+    ['secret', record.secret, stored.secret],
+    ['client', record.client, stored.clientKey],
+    ['owner', ownerId, stored.ownerId],
+    ['scope', record.scope, stored.scope],
+    ['expiresAt', record.expiresAt, stored.expiresAt],
+  ]);
+  // Forward only: a revocation stays (the earlier one counts), the last use is the later.
+  const revokedAt = stored.revokedAt ?? record.revokedAt ?? null;
+  const lastUsedAt = later(stored.lastUsedAt, record.lastUsedAt);
+  if (changed.length > 0 && !update) return { outcome: 'conflict', detail: changed.join(', ') };
+  const row: TokenCredential = {
+    token: record.token,
+    secret: record.secret ?? stored.secret,
+    clientKey: record.client,
+    ownerId,
+    scope: record.scope ?? stored.scope,
+    issuedAt: changed.length > 0 ? (record.issuedAt ?? stored.issuedAt) : stored.issuedAt,
+    expiresAt: record.expiresAt === undefined ? stored.expiresAt : record.expiresAt,
+    lastUsedAt,
+    revokedAt,
+  };
+  const moved = [
+    ...changed,
+    ...(revokedAt !== stored.revokedAt ? ['revokedAt'] : []),
+    ...(lastUsedAt !== stored.lastUsedAt ? ['lastUsedAt'] : []),
+  ];
+  if (moved.length === 0) return { outcome: 'unchanged' };
+  return { outcome: 'updated', row, detail: moved.join(', ') };
+}
