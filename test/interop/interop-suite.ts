@@ -15,13 +15,23 @@ import { requirement } from '../support/requirements.ts';
 import { awkwardPairs, awkwardPairsOnly } from './awkward-parameters.ts';
 import type { Driver, Limit } from './drivers.ts';
 import { runDriver } from './run-driver.ts';
-import type { DriverResult, MeResponse, Transmission } from './run-driver.ts';
+import type { DriverResult, DriverRun, MeResponse, Transmission } from './run-driver.ts';
 
 export interface InteropServer {
   readonly url: string;
   readonly client: { readonly key: string; readonly secret: string };
   readonly owner: { readonly username: string };
   approve(temporaryToken: string): string | Promise<string>;
+  /**
+   * Credentials as another provider issued them (imported), with secrets of any characters:
+   * a client and one of its tokens. Only servers whose target sets `legacyCredentials`.
+   */
+  readonly legacy?:
+    | {
+        readonly client: { readonly key: string; readonly secret: string };
+        readonly token: { readonly token: string; readonly secret: string };
+      }
+    | undefined;
   /** What the server can tell about a failure (e.g. rejected base strings). */
   diagnostics(): string;
   close(): Promise<void>;
@@ -35,7 +45,15 @@ export interface InteropTarget {
   readonly scope: { readonly request: string | undefined; readonly expected: unknown };
   /** What /api/me reports as scope when the driver sent none. */
   readonly defaultScope: unknown;
+  /** Whether the server has migrated credentials with odd secrets (InteropServer.legacy). */
+  readonly legacyCredentials?: boolean | undefined;
 }
+
+/** The secrets of the migrated credentials: every character class §3.6 must encode. */
+export const LEGACY_SECRETS = {
+  client: 'hmac secret+with/odd&chars~',
+  token: 'tök€n s/cr+t=',
+} as const;
 
 const keyPair = generateKeyPairSync('rsa', {
   modulusLength: 2048,
@@ -90,12 +108,13 @@ export function describeInterop(driver: Driver, target: InteropTarget): void {
       transmission: Transmission,
       query: ReturnType<typeof awkwardPairs>,
       form: ReturnType<typeof awkwardPairs>,
+      credentials: Pick<DriverRun, 'client' | 'token'> = { client: server.client },
     ) => {
       if ('problem' in located) throw new Error(located.problem);
       return runDriver({
         ...located,
         baseUrl: server.url,
-        client: server.client,
+        ...credentials,
         signatureMethod,
         transmission,
         privateKeyFile,
@@ -151,6 +170,44 @@ export function describeInterop(driver: Driver, target: InteropTarget): void {
             assert.deepEqual(me.form, form);
           });
         });
+      }
+    }
+
+    if (target.legacyCredentials === true) {
+      const shared = driver.signatureMethods.filter((method) => !method.startsWith('RSA-'));
+      for (const method of shared) {
+        for (const transmission of driver.transmissions) {
+          describe(`migrated credentials, secrets of any characters: ${method}, protocol parameters in the ${transmission}`, () => {
+            const query = awkwardPairs(leftOut(driver.limits, 'get', transmission));
+            const form = awkwardPairs(leftOut(driver.limits, 'post', transmission));
+            let result: DriverResult;
+            before(async () => {
+              result = await run(method, transmission, query, form, server.legacy);
+            });
+
+            it(`signs with the imported client secret and token secret (${LEGACY_SECRETS.client} / ${LEGACY_SECRETS.token})`, () => {
+              assert.ok(result.me, explain(result, server));
+              assert.equal(result.me.post?.status, 200, explain(result, server));
+              const me = body(result.me.post);
+              assert.deepEqual((me.client as { key?: unknown }).key, server.legacy?.client.key);
+              assert.deepEqual(me.form, form);
+              if (transmission !== 'body') {
+                assert.equal(result.me.get?.status, 200, explain(result, server));
+                assert.deepEqual(body(result.me.get).query, query);
+              }
+            });
+
+            if (method === shared[0]) {
+              it('runs the three-step flow with the imported client secret (§2)', async () => {
+                const flow = await run(method, transmission, [], [], {
+                  client: server.legacy!.client,
+                });
+                assert.ok(flow.token, explain(flow, server));
+                assert.equal(flow.me?.post?.status, 200, explain(flow, server));
+              });
+            }
+          });
+        }
       }
     }
 

@@ -9,7 +9,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
 import { drivers } from './drivers.ts';
-import { describeInterop } from './interop-suite.ts';
+import { describeInterop, LEGACY_SECRETS } from './interop-suite.ts';
 import type { InteropTarget } from './interop-suite.ts';
 
 const target: InteropTarget = {
@@ -20,6 +20,18 @@ const target: InteropTarget = {
     const provider = createProvider({ store });
     const client = await provider.clients.register({ name: 'Interop', rsaPublicKey });
     const owner = await provider.owners.create('interop-owner', 'correct horse battery');
+    // Credentials another provider issued, kept as they are (`latchkey import` writes the same).
+    const legacyClient = await provider.clients.register({
+      name: 'Legacy',
+      key: 'legacy-printer',
+      secret: LEGACY_SECRETS.client,
+    });
+    const legacyToken = await provider.tokens.issue({
+      clientKey: legacyClient.key,
+      ownerId: owner.id,
+      token: 'legacy-token',
+      secret: LEGACY_SECRETS.token,
+    });
     const app = await buildApp({ provider });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as AddressInfo;
@@ -27,6 +39,10 @@ const target: InteropTarget = {
       url: `http://127.0.0.1:${port}`,
       client: { key: client.key, secret: client.secret },
       owner,
+      legacy: {
+        client: { key: legacyClient.key, secret: LEGACY_SECRETS.client },
+        token: { token: legacyToken.token, secret: LEGACY_SECRETS.token },
+      },
       approve: async (token: string) =>
         (await provider.authorization.approve(token, owner.id)).verifier,
       diagnostics: () => '',
@@ -40,6 +56,7 @@ const target: InteropTarget = {
   // Narrower than the default, so the echo shows the requested scope was honoured.
   scope: { request: 'read', expected: 'read' },
   defaultScope: 'read write',
+  legacyCredentials: true,
 };
 
 for (const driver of drivers) describeInterop(driver, target);

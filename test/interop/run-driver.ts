@@ -23,6 +23,8 @@ export interface DriverRun {
   readonly form: readonly Parameter[];
   /** Sent as the non-protocol `scope` parameter of the temporary credential request. */
   readonly scope?: string | undefined;
+  /** Token credentials issued before (migrated): the driver skips the flow and uses them. */
+  readonly token?: { readonly token: string; readonly secret: string } | undefined;
   /** The owner's approval: temporary token in, verifier out. */
   approve(temporaryToken: string): string | Promise<string>;
 }
@@ -58,6 +60,8 @@ export function runDriver(run: DriverRun): Promise<DriverResult> {
       OAUTH_RSA_PRIVATE_KEY: run.privateKeyFile ?? '',
       INTEROP_PARAMS: JSON.stringify({ query: run.query, form: run.form }),
       INTEROP_SCOPE: run.scope ?? '',
+      OAUTH_TOKEN: run.token?.token ?? '',
+      OAUTH_TOKEN_SECRET: run.token?.secret ?? '',
     },
   });
   const result: {

@@ -17,6 +17,8 @@ export interface DriverSettings {
   readonly query: Pair[];
   readonly form: Pair[];
   readonly scope: string;
+  /** Token credentials issued before (migrated): use them instead of running the flow. */
+  readonly token: { readonly token: string; readonly secret: string } | undefined;
 }
 
 export function readSettings(): DriverSettings {
@@ -37,6 +39,9 @@ export function readSettings(): DriverSettings {
     query: params.query,
     form: params.form,
     scope: env.INTEROP_SCOPE ?? '',
+    token: env.OAUTH_TOKEN
+      ? { token: env.OAUTH_TOKEN, secret: env.OAUTH_TOKEN_SECRET ?? '' }
+      : undefined,
   };
 }
 

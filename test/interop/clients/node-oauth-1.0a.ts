@@ -83,26 +83,31 @@ runMain(async () => {
     return new URLSearchParams(reply.text);
   }
 
-  const temporary = fields(
-    await send('POST', '/oauth/request_token', {
-      oauth: { oauth_callback: 'oob' },
-      form: s.scope === '' ? [] : [['scope', s.scope]],
-    }),
-    'temporary credential request',
-  );
-  emit({ step: 'temporary', token: temporary.get('oauth_token') });
+  let credentials: OAuth.Token;
+  if (s.token === undefined) {
+    const temporary = fields(
+      await send('POST', '/oauth/request_token', {
+        oauth: { oauth_callback: 'oob' },
+        form: s.scope === '' ? [] : [['scope', s.scope]],
+      }),
+      'temporary credential request',
+    );
+    emit({ step: 'temporary', token: temporary.get('oauth_token') });
 
-  const verifier = await readLine();
-  const token = fields(
-    await send('POST', '/oauth/access_token', {
-      oauth: { oauth_verifier: verifier },
-      token: { key: temporary.get('oauth_token')!, secret: temporary.get('oauth_token_secret')! },
-    }),
-    'token request',
-  );
-  emit({ step: 'token', token: token.get('oauth_token') });
+    const verifier = await readLine();
+    const token = fields(
+      await send('POST', '/oauth/access_token', {
+        oauth: { oauth_verifier: verifier },
+        token: { key: temporary.get('oauth_token')!, secret: temporary.get('oauth_token_secret')! },
+      }),
+      'token request',
+    );
+    credentials = { key: token.get('oauth_token')!, secret: token.get('oauth_token_secret')! };
+  } else {
+    credentials = { key: s.token.token, secret: s.token.secret };
+  }
+  emit({ step: 'token', token: credentials.key });
 
-  const credentials = { key: token.get('oauth_token')!, secret: token.get('oauth_token_secret')! };
   let get = null;
   if (s.transmission !== 'body') {
     // §3.5.2: body transmission needs a form body; a GET has none.

@@ -105,18 +105,21 @@ runMain(async () => {
     'oob',
     s.method,
   );
-  // Extra parameters of the temporary credential request are signed and sent as the form body.
-  const temporary = await tokenPair(
-    (cb) => oa.getOAuthRequestToken(s.scope === '' ? {} : { scope: s.scope }, cb),
-    'temporary credential request',
-  );
-  emit({ step: 'temporary', token: temporary.token });
+  let token = s.token;
+  if (token === undefined) {
+    // Extra parameters of the temporary credential request are signed and sent as the form body.
+    const temporary = await tokenPair(
+      (cb) => oa.getOAuthRequestToken(s.scope === '' ? {} : { scope: s.scope }, cb),
+      'temporary credential request',
+    );
+    emit({ step: 'temporary', token: temporary.token });
 
-  const verifier = await readLine();
-  const token = await tokenPair(
-    (cb) => oa.getOAuthAccessToken(temporary.token, temporary.secret, verifier, cb),
-    'token request',
-  );
+    const verifier = await readLine();
+    token = await tokenPair(
+      (cb) => oa.getOAuthAccessToken(temporary.token, temporary.secret, verifier, cb),
+      'token request',
+    );
+  }
   emit({ step: 'token', token: token.token });
 
   // The query the usual Node way; node-oauth re-parses it from the URL to sign it.

@@ -14,7 +14,7 @@
 # the query and body itself: the caller's pairs in order, then the signed oauth_* ones.
 use strict;
 use warnings;
-use Encode qw(encode_utf8);
+use Encode qw(decode_utf8 encode_utf8);
 use HTTP::Request;
 use JSON::PP;
 use LWP::UserAgent;
@@ -61,7 +61,7 @@ sub send_signed {
     my $url = "$base$a{path}";
     my $request = Net::OAuth->request($a{type})->new(
         consumer_key     => $ENV{OAUTH_CONSUMER_KEY},
-        consumer_secret  => $ENV{OAUTH_CONSUMER_SECRET},
+        consumer_secret  => decode_utf8($ENV{OAUTH_CONSUMER_SECRET} // ''),
         request_url      => $url,
         request_method   => $a{http_method},
         signature_method => $method,
@@ -107,6 +107,10 @@ sub me_result {
 }
 
 eval {
+    my $token;
+    if ($ENV{OAUTH_TOKEN}) {    # token credentials issued before (migrated): no flow
+        $token = { oauth_token => decode_utf8($ENV{OAUTH_TOKEN}), oauth_token_secret => decode_utf8($ENV{OAUTH_TOKEN_SECRET}) };
+    } else {
     my $temporary = form_fields(
         send_signed(
             type => 'request token', http_method => 'POST', path => '/oauth/request_token',
@@ -119,7 +123,7 @@ eval {
 
     my $verifier = <STDIN> // '';
     chomp $verifier;
-    my $token = form_fields(
+    $token = form_fields(
         send_signed(
             type => 'access token', http_method => 'POST', path => '/oauth/access_token',
             oauth => {
@@ -130,6 +134,7 @@ eval {
         ),
         'token request',
     );
+    }
     emit({ step => 'token', token => $token->{oauth_token} });
 
     my %credentials = (token => $token->{oauth_token}, token_secret => $token->{oauth_token_secret});

@@ -51,19 +51,23 @@ try {
     if ($method === 'RSA-SHA1') {
         $oauth->setRSACertificate(file_get_contents(getenv('OAUTH_RSA_PRIVATE_KEY')));
     }
-    // getRequestToken() takes no extra parameters; the query of the URL is signed (§3.4.1.3.1).
-    $requestTokenUrl = $base . '/oauth/request_token' . ($scope === '' ? '' : '?scope=' . rawurlencode($scope));
-    $temporary = $oauth->getRequestToken($requestTokenUrl, 'oob', OAUTH_HTTP_METHOD_POST);
-    if (!is_array($temporary)) {
-        throw new Exception('temporary credential request failed: ' . $oauth->getLastResponse());
-    }
-    emit(['step' => 'temporary', 'token' => $temporary['oauth_token']]);
+    if (getenv('OAUTH_TOKEN')) { // token credentials issued before (migrated): no flow
+        $token = ['oauth_token' => getenv('OAUTH_TOKEN'), 'oauth_token_secret' => getenv('OAUTH_TOKEN_SECRET')];
+    } else {
+        // getRequestToken() takes no extra parameters; the query of the URL is signed (§3.4.1.3.1).
+        $requestTokenUrl = $base . '/oauth/request_token' . ($scope === '' ? '' : '?scope=' . rawurlencode($scope));
+        $temporary = $oauth->getRequestToken($requestTokenUrl, 'oob', OAUTH_HTTP_METHOD_POST);
+        if (!is_array($temporary)) {
+            throw new Exception('temporary credential request failed: ' . $oauth->getLastResponse());
+        }
+        emit(['step' => 'temporary', 'token' => $temporary['oauth_token']]);
 
-    $verifier = trim((string) fgets(STDIN));
-    $oauth->setToken($temporary['oauth_token'], $temporary['oauth_token_secret']);
-    $token = $oauth->getAccessToken($base . '/oauth/access_token', '', $verifier, OAUTH_HTTP_METHOD_POST);
-    if (!is_array($token)) {
-        throw new Exception('token request failed: ' . $oauth->getLastResponse());
+        $verifier = trim((string) fgets(STDIN));
+        $oauth->setToken($temporary['oauth_token'], $temporary['oauth_token_secret']);
+        $token = $oauth->getAccessToken($base . '/oauth/access_token', '', $verifier, OAUTH_HTTP_METHOD_POST);
+        if (!is_array($token)) {
+            throw new Exception('token request failed: ' . $oauth->getLastResponse());
+        }
     }
     emit(['step' => 'token', 'token' => $token['oauth_token']]);
 

@@ -5,7 +5,8 @@ Usage: python3 python-requests-oauthlib.py BASE_URL; environment: OAUTH_CONSUMER
 OAUTH_CONSUMER_SECRET, OAUTH_SIGNATURE_METHOD (HMAC-SHA1, HMAC-SHA256, HMAC-SHA512,
 RSA-SHA1, RSA-SHA256, RSA-SHA512, PLAINTEXT), OAUTH_RSA_PRIVATE_KEY (PEM file),
 OAUTH_TRANSMISSION (header, body, query), INTEROP_PARAMS ({"query": [[n, v]...],
-"form": [[n, v]...]}), INTEROP_SCOPE. Protocol: see test/interop/README.md.
+"form": [[n, v]...]}), INTEROP_SCOPE, OAUTH_TOKEN and OAUTH_TOKEN_SECRET (token
+credentials to use instead of running the flow). Protocol: see test/interop/README.md.
 """
 import json
 import os
@@ -47,21 +48,34 @@ def main():
         "query": SIGNATURE_TYPE_QUERY,
     }[transmission]
 
-    session = OAuth1Session(
-        os.environ["OAUTH_CONSUMER_KEY"],
-        client_secret=os.environ.get("OAUTH_CONSUMER_SECRET"),
-        callback_uri="oob",
-        signature_method=method,
-        signature_type=signature_type,
-        rsa_key=rsa_key,
-    )
-    extra = {"data": {"scope": scope}} if scope else {}
-    temporary = session.fetch_request_token(base + "/oauth/request_token", **extra)
-    emit({"step": "temporary", "token": temporary["oauth_token"]})
+    given_token = os.environ.get("OAUTH_TOKEN")
+    if given_token:  # token credentials issued before (migrated): no flow
+        session = OAuth1Session(
+            os.environ["OAUTH_CONSUMER_KEY"],
+            client_secret=os.environ.get("OAUTH_CONSUMER_SECRET"),
+            resource_owner_key=given_token,
+            resource_owner_secret=os.environ["OAUTH_TOKEN_SECRET"],
+            signature_method=method,
+            signature_type=signature_type,
+            rsa_key=rsa_key,
+        )
+        emit({"step": "token", "token": given_token})
+    else:
+        session = OAuth1Session(
+            os.environ["OAUTH_CONSUMER_KEY"],
+            client_secret=os.environ.get("OAUTH_CONSUMER_SECRET"),
+            callback_uri="oob",
+            signature_method=method,
+            signature_type=signature_type,
+            rsa_key=rsa_key,
+        )
+        extra = {"data": {"scope": scope}} if scope else {}
+        temporary = session.fetch_request_token(base + "/oauth/request_token", **extra)
+        emit({"step": "temporary", "token": temporary["oauth_token"]})
 
-    verifier = sys.stdin.readline().strip()
-    token = session.fetch_access_token(base + "/oauth/access_token", verifier=verifier)
-    emit({"step": "token", "token": token["oauth_token"]})
+        verifier = sys.stdin.readline().strip()
+        token = session.fetch_access_token(base + "/oauth/access_token", verifier=verifier)
+        emit({"step": "token", "token": token["oauth_token"]})
 
     # Lists of pairs keep order and repeated names; requests form-encodes them as UTF-8.
     query = [tuple(pair) for pair in params["query"]]

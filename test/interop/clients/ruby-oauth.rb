@@ -49,13 +49,17 @@ begin
   secret = method == 'RSA-SHA1' ? File.read(ENV.fetch('OAUTH_RSA_PRIVATE_KEY')) : ENV.fetch('OAUTH_CONSUMER_SECRET')
   consumer = OAuth::Consumer.new(ENV.fetch('OAUTH_CONSUMER_KEY'), secret, options)
 
-  # The extra arguments become the POST data of the temporary credential request.
-  extra = scope.empty? ? [] : [{ 'scope' => scope }]
-  request_token = consumer.get_request_token({ oauth_callback: 'oob' }, *extra)
-  emit(step: 'temporary', token: request_token.token)
+  if ENV['OAUTH_TOKEN'].to_s.empty?
+    # The extra arguments become the POST data of the temporary credential request.
+    extra = scope.empty? ? [] : [{ 'scope' => scope }]
+    request_token = consumer.get_request_token({ oauth_callback: 'oob' }, *extra)
+    emit(step: 'temporary', token: request_token.token)
 
-  verifier = $stdin.gets.to_s.strip
-  access_token = request_token.get_access_token(oauth_verifier: verifier)
+    verifier = $stdin.gets.to_s.strip
+    access_token = request_token.get_access_token(oauth_verifier: verifier)
+  else # token credentials issued before (migrated): no flow
+    access_token = OAuth::AccessToken.new(consumer, ENV.fetch('OAUTH_TOKEN'), ENV.fetch('OAUTH_TOKEN_SECRET'))
+  end
   emit(step: 'token', token: access_token.token)
 
   get = nil
