@@ -1,8 +1,12 @@
 #!/usr/bin/env node
-// The `latchkey` command. The sources are TypeScript that Node runs directly (type
-// stripping: Node 22.18 or newer); on an older Node say how to run it instead of failing
-// with a syntax error.
-if (!process.features.typescript) {
+// The `latchkey` command. Installed from the package it runs the compiled JavaScript in dist/;
+// in a checkout of the sources it runs the TypeScript sources themselves, which Node 22.18 or
+// newer runs directly (type stripping; Node refuses it inside node_modules, hence dist/).
+import { existsSync } from 'node:fs';
+
+const source = new URL('../src/cli/main.ts', import.meta.url);
+const fromSource = existsSync(source);
+if (fromSource && !process.features.typescript) {
   process.stderr.write(
     `latchkey needs Node.js 22.18 or newer, which runs TypeScript directly (this is ${process.version}).\n` +
       'Run it through the project, which brings its own Node:\n' +
@@ -10,10 +14,20 @@ if (!process.features.typescript) {
   );
   process.exit(1);
 }
-// Node keeps each module's type-stripped source and compiled code on disk and reuses them
-// while the file is unchanged: `serve` starts about a quarter sooner (docs/benchmarks.md).
-// NODE_COMPILE_CACHE chooses the directory (default: the system's temporary directory); a
-// cache that cannot be written is skipped silently, never an error.
+// Node 22 calls node:sqlite experimental and says so on every start (Node 24 no longer does);
+// the embedded store is tested on both, so that one warning is left out and every other kept.
+const [printWarning] = process.listeners('warning');
+if (printWarning !== undefined) {
+  process.off('warning', printWarning);
+  process.on('warning', (warning) => {
+    if (warning.name === 'ExperimentalWarning' && /SQLite/.test(warning.message)) return;
+    printWarning(warning);
+  });
+}
+// Node keeps each module's compiled code on disk and reuses it while the file is unchanged:
+// `serve` starts about a quarter sooner (docs/benchmarks.md). NODE_COMPILE_CACHE chooses the
+// directory (default: the system's temporary directory); a cache that cannot be written is
+// skipped silently, never an error.
 const { enableCompileCache } = await import('node:module');
 enableCompileCache?.();
-await import('../src/cli/main.ts');
+await import(fromSource ? source.href : new URL('../dist/cli/main.js', import.meta.url).href);

@@ -171,10 +171,11 @@ export class FlowClient {
   }
 
   /** §2.1, then the URL to send the person's browser to (§2.2). */
-  async start(callback: string): Promise<string> {
+  async start(callback: string, scope?: string): Promise<string> {
     const response = await requestTemporaryCredentials(`${this.#server.url}/oauth/request_token`, {
       client: this.credentials,
       callback,
+      ...(scope === undefined ? {} : { scope }),
     });
     this.temporary = await processTemporaryCredentialsResponse(response);
     return authorizationUrl(`${this.#server.url}/oauth/authorize`, this.temporary);

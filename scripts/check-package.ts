@@ -1,0 +1,255 @@
+// Proves the package works installed, as a team would use it (`.ci/run` runs this after the
+// tests): `npm pack`, install the tarball into an empty folder, then, on each Node version the
+// package supports (`node` from the npm registry, installed beside it):
+//   - `npx latchkey serve` answers its pages and static files, and one signed request made
+//     with the installed CLI (`latchkey request`) is verified;
+//   - a program importing `latchkey`, `latchkey/middleware` and `latchkey/client` runs the
+//     whole three-step flow against that server, and type-checks against the shipped types.
+// npm must print no engine warning. Usage: node scripts/check-package.ts [node versions…]
+import { spawn, spawnSync } from 'node:child_process';
+import type { SpawnSyncOptions } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  engines: { node: string };
+};
+const minimum = /(\d+\.\d+\.\d+)/.exec(manifest.engines.node)?.[1];
+const versions = process.argv.slice(2);
+if (versions.length === 0) versions.push(minimum ?? '22.18.0', process.versions.node);
+
+function run(command: string, args: readonly string[], options: SpawnSyncOptions = {}): string {
+  const result = spawnSync(command, args, { encoding: 'utf8', ...options });
+  const output = `${String(result.stdout ?? '')}${String(result.stderr ?? '')}`;
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} exited ${result.status}:\n${output}`);
+  }
+  return output;
+}
+
+/** Ends a process group started with `detached` (npx and the server it runs). */
+function stop(child: ReturnType<typeof spawn>): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+}
+
+function step(text: string): void {
+  process.stdout.write(`package: ${text}\n`);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'latchkey-package-'));
+const children: ReturnType<typeof spawn>[] = [];
+
+async function checkOn(version: string, tarball: string): Promise<void> {
+  const app = join(work, `app-${version}`);
+  run('mkdir', ['-p', app]);
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({
+      name: 'uses-latchkey',
+      private: true,
+      type: 'module',
+      allowScripts: { node: true },
+    }),
+  );
+  step(`install node@${version}, then with it the tarball, into an empty folder`);
+  run('npm', ['install', '--no-audit', '--no-fund', `node@${version}`], { cwd: app });
+  const bin = join(app, 'node_modules', '.bin');
+  const env = {
+    ...process.env,
+    // npm, npx and the CLI then run on this Node, and npm checks engines against it.
+    PATH: `${bin}:${process.env.PATH ?? ''}`,
+    LATCHKEY_DATABASE: join(app, 'data', 'latchkey.db'),
+    LATCHKEY_PROFILES: join(app, 'profiles.json'),
+    LATCHKEY_LOG_LEVEL: 'warn',
+  };
+  const installed = run('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: app, env });
+  if (/EBADENGINE|Unsupported engine/i.test(installed)) {
+    throw new Error(`npm printed an engine warning:\n${installed}`);
+  }
+  const nodeVersion = run(join(bin, 'node'), ['--version'], { env }).trim();
+  if (nodeVersion !== `v${version}`) throw new Error(`node is ${nodeVersion}, not v${version}`);
+  const cli = (args: readonly string[], input?: string) =>
+    run('npx', ['--no-install', 'latchkey', ...args], { cwd: app, env, input });
+
+  step(`Node ${version}: latchkey users add, clients add, tokens issue`);
+  cli(['users', 'add', '--username', 'alice', '--password-stdin'], 'correct horse battery\n');
+  const client = JSON.parse(cli(['clients', 'add', '--name', 'Installed', '--json'])) as {
+    key: string;
+    secret: string;
+  };
+  const token = JSON.parse(
+    cli(['tokens', 'issue', '--client', client.key, '--user', 'alice', '--json']),
+  ) as { token: string; secret: string };
+
+  step(`Node ${version}: npx latchkey serve`);
+  // A process group of its own: npx runs the server as its child, and both must end.
+  const server = spawn('npx', ['--no-install', 'latchkey', 'serve', '--port', '0'], {
+    cwd: app,
+    env,
+    detached: true,
+  });
+  children.push(server);
+  const base = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 60_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Latchkey listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match !== null) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    server.stdout.on('data', read);
+    server.stderr.on('data', read);
+    server.on('close', () => reject(new Error(`serve ended:\n${output}`)));
+  });
+  try {
+    for (const [path, status, text] of [
+      ['/', 200, '<!doctype html>'],
+      ['/static/latchkey.css', 200, ''],
+      ['/oauth/authorize?oauth_token=unknown', 404, 'We can’t find this request'],
+      ['/docs', 200, 'oauth_signature_method'],
+    ] as const) {
+      const response = await fetch(base + path);
+      const body = await response.text();
+      if (response.status !== status || !body.includes(text)) {
+        throw new Error(`GET ${path}: ${response.status}, expected ${status} with "${text}"`);
+      }
+    }
+
+    step(`Node ${version}: one signed request with the installed CLI (latchkey request)`);
+    writeFileSync(
+      env.LATCHKEY_PROFILES,
+      JSON.stringify({
+        profiles: {
+          default: {
+            server: base,
+            client,
+            token,
+            signatureMethod: 'HMAC-SHA1',
+            savedAt: new Date().toISOString(),
+          },
+        },
+      }),
+    );
+    const me = cli(['request', '/api/me']);
+    if (!me.includes('HTTP 200') || !me.includes(client.key)) {
+      throw new Error(`latchkey request /api/me:\n${me}`);
+    }
+
+    step(
+      `Node ${version}: the library API runs the whole flow (latchkey, latchkey/middleware, latchkey/client)`,
+    );
+    writeFileSync(join(app, 'flow.mjs'), FLOW);
+    const flow = run(join(bin, 'node'), ['flow.mjs', base, client.key, client.secret], {
+      cwd: app,
+      env,
+    });
+    if (!flow.includes('flow ok')) throw new Error(`flow.mjs:\n${flow}`);
+  } finally {
+    stop(server);
+  }
+  if (version === versions[0]) checkTypes(app);
+}
+
+/** The shipped declarations, used as a TypeScript program would (strict, nodenext). */
+function checkTypes(app: string): void {
+  step('the shipped types check (tsc, strict, module nodenext)');
+  writeFileSync(join(app, 'types.ts'), TYPES);
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2023',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: ['node'],
+        typeRoots: [join(root, 'node_modules', '@types')],
+      },
+      files: ['types.ts'],
+    }),
+  );
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  run(process.execPath, [tsc, '-p', join(app, 'tsconfig.json')], { cwd: app });
+}
+
+/** The flow a team's code runs with the installed package: SDK for the client, provider for the owner. */
+const FLOW = `
+import { createProvider, openStore } from 'latchkey';
+import { createNodeVerifier } from 'latchkey/middleware';
+import {
+  createSigningFetch,
+  processTemporaryCredentialsResponse,
+  processTokenCredentialsResponse,
+  requestTemporaryCredentials,
+  requestTokenCredentials,
+} from 'latchkey/client';
+
+const [base, key, secret] = process.argv.slice(2);
+const client = { key, secret };
+if (typeof createNodeVerifier !== 'function') throw new Error('latchkey/middleware');
+const temporary = await processTemporaryCredentialsResponse(
+  await requestTemporaryCredentials(base + '/oauth/request_token', { client, callback: 'oob' }),
+);
+const page = await fetch(base + '/oauth/authorize?oauth_token=' + temporary.token);
+if (page.status !== 200 || !(await page.text()).includes('Sign in')) throw new Error('sign-in page');
+// The owner's Allow, through the provider on the same database (the consent page calls this).
+const provider = createProvider({ store: await openStore(process.env.LATCHKEY_DATABASE) });
+const owner = await provider.owners.get('alice');
+const { verifier } = await provider.authorization.approve(temporary.token, owner.id);
+await provider.close();
+await provider.store.close();
+const token = await processTokenCredentialsResponse(
+  await requestTokenCredentials(base + '/oauth/access_token', { client, temporary, verifier }),
+);
+const me = await createSigningFetch({ client, token })(base + '/api/me');
+const body = await me.json();
+if (me.status !== 200 || body.owner.username !== 'alice') throw new Error(JSON.stringify(body));
+console.log('flow ok');
+`;
+
+const TYPES = `
+import { createProvider, openStore } from 'latchkey';
+import type { Provider } from 'latchkey';
+import { createNodeVerifier, latchkeyExpress, latchkeyFastify } from 'latchkey/middleware';
+import { signRequest } from 'latchkey/client';
+import type { TokenCredentials } from 'latchkey/client';
+
+export async function check(): Promise<string> {
+  const provider: Provider = createProvider({ store: await openStore('data/latchkey.db') });
+  const token: TokenCredentials = { token: 't', secret: 's' };
+  const signed = signRequest({ method: 'GET', url: 'https://api.example/me', client: { key: 'k', secret: 's' }, token });
+  void [createNodeVerifier, latchkeyExpress, latchkeyFastify];
+  return signed.headers['Authorization'] ?? provider.policy.realm;
+}
+`;
+
+async function main(): Promise<void> {
+  try {
+    step('npm pack');
+    run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root });
+    const tarball = join(
+      work,
+      readdirSync(work).find((name) => name.endsWith('.tgz'))!,
+    );
+    for (const version of versions) await checkOn(version, tarball);
+    process.stdout.write(`package: ok on Node ${versions.join(' and ')}\n`);
+  } finally {
+    for (const child of children) stop(child);
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
