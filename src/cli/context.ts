@@ -34,7 +34,10 @@ export function shownDatabase(database: string): string {
  * Opens the store the configuration names (applying migrations): SQLite, or PostgreSQL with
  * Redis and the per-instance cache, whose writes tell running instances (src/store/open.ts).
  */
-export async function openStore(config: LatchkeyConfig): Promise<Store> {
+export async function openStore(
+  config: LatchkeyConfig,
+  use: { readonly shortLived?: boolean } = { shortLived: true },
+): Promise<Store> {
   const { openStore: open } = await import('../store/open.ts');
   try {
     return await open(config.database, {
@@ -42,6 +45,8 @@ export async function openStore(config: LatchkeyConfig): Promise<Store> {
       schema: config.postgresSchema,
       redisPrefix: config.redisPrefix,
       cache: { ttlMs: config.cacheTtlSeconds * 1000, maxEntries: config.cacheMaxEntries },
+      // A short-lived command: SQLite's automatic checkpoints, no worker (open.ts).
+      ...(use.shortLived === true ? { checkpointIntervalMs: 0 } : {}),
     });
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
@@ -52,10 +57,13 @@ export async function openStore(config: LatchkeyConfig): Promise<Store> {
 }
 
 /** A provider on the configured store, with the configured policy. */
-export async function openProvider(config: LatchkeyConfig): Promise<Provider> {
+export async function openProvider(
+  config: LatchkeyConfig,
+  use: { readonly shortLived?: boolean } = {},
+): Promise<Provider> {
   const [{ createProvider }, store, policy] = await Promise.all([
     import('../provider/index.ts'),
-    openStore(config),
+    openStore(config, use),
     policyOf(config),
   ]);
   return createProvider({ store, policy });
@@ -66,7 +74,7 @@ export async function withProvider<T>(
   config: LatchkeyConfig,
   work: (provider: Provider) => Promise<T>,
 ): Promise<T> {
-  const provider = await openProvider(config);
+  const provider = await openProvider(config, { shortLived: true });
   try {
     return await work(provider);
   } finally {

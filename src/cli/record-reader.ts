@@ -16,6 +16,8 @@ export interface ReadProgress {
 export async function* readRecords(
   file: string,
   progress?: ReadProgress,
+  /** Lines to pass over without parsing (a later pass wants one kind of record). */
+  skip?: (line: number) => boolean,
 ): AsyncGenerator<NumberedValue> {
   const stream = createReadStream(file);
   if (progress !== undefined) stream.on('data', (chunk) => (progress.bytes += chunk.length));
@@ -23,6 +25,7 @@ export async function* readRecords(
   let line = 0;
   for await (const text of lines) {
     line += 1;
+    if (skip?.(line) === true) continue;
     // A byte-order mark some editors put first is not part of the JSON.
     const json = line === 1 ? text.replace(/^\uFEFF/, '') : text;
     if (json.trim() === '') continue;

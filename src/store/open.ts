@@ -24,6 +24,13 @@ export interface OpenStoreOptions {
   /** The per-instance cache of clients and tokens (with Redis only). */
   readonly cache?: { readonly ttlMs?: number; readonly maxEntries?: number };
   readonly now?: () => number;
+  /**
+   * SQLite only: checkpoint the WAL from a worker every this many ms (default 1000), or 0 for
+   * SQLite's own automatic checkpoints on the writing connection, which never hold a writer
+   * back (a short-lived command, such as a bulk import, whose commits a RESTART checkpoint
+   * could otherwise keep waiting past the busy timeout).
+   */
+  readonly checkpointIntervalMs?: number;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -40,7 +47,13 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     if (redisUrl !== undefined) {
       throw new TypeError('A Redis URL is used only with a PostgreSQL database.');
     }
-    return createSqliteStore({ path: url, ...(now === undefined ? {} : { now }) });
+    return createSqliteStore({
+      path: url,
+      ...(now === undefined ? {} : { now }),
+      ...(options.checkpointIntervalMs === undefined
+        ? {}
+        : { checkpointIntervalMs: options.checkpointIntervalMs }),
+    });
   }
   if (redisUrl !== undefined && !isRedisUrl(redisUrl)) {
     throw new TypeError('The Redis setting must be a redis:// or rediss:// URL.');

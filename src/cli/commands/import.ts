@@ -72,10 +72,21 @@ async function runImport(
   };
   const read = { bytes: 0 };
   const counts = { client: 0, token: 0 };
+  // The kind of each line, so the client and token passes parse only their own records.
+  let kinds = new Uint8Array(1 << 16);
+  const code = { client: 1, token: 2 } as const;
   progress.phase('Checking', statSync(file).size, 'bytes');
   for await (const item of readRecords(file, read)) {
     const kind = session.check(item);
-    if (kind !== undefined) counts[kind] += 1;
+    if (kind !== undefined) {
+      counts[kind] += 1;
+      if (item.line >= kinds.length) {
+        const grown = new Uint8Array(Math.max(kinds.length * 2, item.line + 1));
+        grown.set(kinds);
+        kinds = grown;
+      }
+      kinds[item.line] = code[kind];
+    }
     if (item.line % 1000 === 0) progress.update(read.bytes);
   }
   progress.update(read.bytes);
@@ -100,7 +111,8 @@ async function runImport(
       progress.update(done);
       batch = [];
     };
-    for await (const item of readRecords(file)) {
+    const other = (line: number) => kinds[line] !== code[kind];
+    for await (const item of readRecords(file, undefined, other)) {
       const record = session.record(item, kind);
       if (record === undefined) continue;
       batch.push({ line: item.line, record });
@@ -169,7 +181,7 @@ export function registerImport(program: Command): void {
     .option('--update', 'overwrite stored credentials that differ from their records')
     .option('--dry-run', 'check and decide everything, write nothing')
     .option('--create-owners', 'create accounts (no password) for owners the database lacks')
-    .option('--batch-size <n>', 'records written per transaction', batchSize, 2000)
+    .option('--batch-size <n>', 'records written per transaction', batchSize, 10_000)
     .option('--json', 'print the report as JSON')
     .addHelpText(
       'after',

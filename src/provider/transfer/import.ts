@@ -218,8 +218,9 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
 
     /** The record of a checked line, or undefined when it is not of `kind`. */
     record(item: NumberedValue, kind: 'client' | 'token'): TransferRecord | undefined {
-      const record = parse(item);
-      return record.kind === kind ? record : undefined;
+      // Checked in pass 1 already: a record of the other kind need not be parsed again.
+      if ((item.value as { kind?: unknown } | null)?.kind !== kind) return undefined;
+      return parse(item);
     },
 
     /** Passes 2 and 3: one batch of records of one kind, in one transaction. */
