@@ -86,12 +86,8 @@ export function sqliteTransfer(db: DatabaseSync, transaction: Transaction): Tran
   return {
     writeBatch: method((keys, plan) => {
       // A bulk import touches pages all over the token table (its keys are random): a page
-      // cache of 256 MiB instead of SQLite's 2 MiB keeps them in memory between batches, and
-      // checkpoints every 100 MiB of log instead of 4 copy each page once for many batches.
-      if (!cacheRaised) {
-        db.exec('PRAGMA cache_size = -262144');
-        db.exec('PRAGMA wal_autocheckpoint = 25000');
-      }
+      // cache of 256 MiB instead of SQLite's 2 MiB keeps them in memory between batches.
+      if (!cacheRaised) db.exec('PRAGMA cache_size = -262144');
       cacheRaised = true;
       return transaction(() => {
         const clients = new Map<string, Client>();
