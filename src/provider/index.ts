@@ -1,6 +1,8 @@
 /** The provider: the service's rules, framework-free. Re-exports only. */
 export * from './authorization.ts';
 export * from './callbacks.ts';
+export * from './caller.ts';
+export * from './identity.ts';
 export * from './input-error.ts';
 export * from './policy.ts';
 export * from './provider.ts';
@@ -9,5 +11,9 @@ export * from './scope.ts';
 export * from './secrets.ts';
 export type { ClientRegistration } from './clients.ts';
 export type { TokenIssue } from './tokens.ts';
+export type { ExternalIdentity, OwnerDirectory } from './owners.ts';
+export { LOGIN_CHALLENGE_LIFETIME_SECONDS, LoginRefusedError } from './logins.ts';
+export type { LoginDesk, LoginRefusal, LoginStart } from './logins.ts';
+export type { ActiveSession, SessionBook } from './sessions.ts';
 export type { IssuedTemporaryCredentials } from './temporary-credentials.ts';
 export type { IssuedTokenCredentials } from './token-credentials.ts';

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { describeClients, describeOwners } from './contract/clients-owners.ts';
 import { type MakeStore, useStore } from './contract/fixtures.ts';
 import { describeExchange } from './contract/exchange.ts';
+import { describeLoginChallenges } from './contract/login-challenges.ts';
 import { describeNonces } from './contract/nonces.ts';
 import { describeAttempts, describeSessions } from './contract/sessions-attempts.ts';
 import { describeTemporaryCredentials } from './contract/temporary-credentials.ts';
@@ -26,6 +27,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
     describeNonces(store);
     describeSessions(store);
     describeAttempts(store);
+    describeLoginChallenges(store);
 
     describe('health', () => {
       it('answers ping while open', async () => {
