@@ -130,7 +130,7 @@ describe('Issue 6 several instances sharing PostgreSQL and Redis', { skip }, () 
     const answer = await me(first, client, token);
     assert.equal(answer.status, 200, answer.text);
     assert.equal(
-      (JSON.parse(answer.text) as { owner: { username: string } }).owner.username,
+      (JSON.parse(answer.text) as { owner: { name: string } }).owner.name,
       username,
     );
   });
