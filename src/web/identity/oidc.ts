@@ -112,6 +112,7 @@ export function createOidcSignIn(identity: OidcIdentity) {
     async finish(callbackUrl: URL, state: string, checks: OidcChecks): Promise<OidcPerson> {
       const config = await configured();
       let claims: oidc.IDToken | undefined;
+      let accessToken: string | undefined;
       try {
         const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
           pkceCodeVerifier: checks.codeVerifier,
@@ -120,6 +121,7 @@ export function createOidcSignIn(identity: OidcIdentity) {
           idTokenExpected: true,
         });
         claims = tokens.claims();
+        accessToken = tokens.access_token;
       } catch (error) {
         const failure = failureOf(error);
         const messages: Record<IdentityProviderFailure, string> = {
@@ -132,9 +134,21 @@ export function createOidcSignIn(identity: OidcIdentity) {
       if (claims === undefined) {
         throw new IdentityProviderError('invalid', 'The sign-in service sent no ID token.');
       }
-      const name = nameClaims
-        .map((claim) => claims[claim])
-        .find((value): value is string => typeof value === 'string' && value.trim() !== '');
+      const nameIn = (source: Readonly<Record<string, unknown>>) =>
+        nameClaims
+          .map((claim) => source[claim])
+          .find((value): value is string => typeof value === 'string' && value.trim() !== '');
+      let name = nameIn(claims);
+      // Many providers put profile claims only in UserInfo for the code flow (OpenID Connect
+      // Core §5.4): ask it, for the name only. The sign-in stands on the ID token; a failing
+      // UserInfo leaves the subject as the name.
+      if (name === undefined && accessToken !== undefined) {
+        if (config.serverMetadata().userinfo_endpoint !== undefined) {
+          name = await oidc
+            .fetchUserInfo(config, accessToken, claims.sub)
+            .then(nameIn, () => undefined);
+        }
+      }
       return { issuer: claims.iss, subject: claims.sub, name };
     },
   };
