@@ -69,7 +69,9 @@ before(async () => {
   const registered = await provider.clients.register({ name: 'Kill -9 app' });
   client = { key: registered.key, secret: registered.secret };
   ownerId = (
-    await store.owners.create(localOwnerRecord({ id: 'owner-k9', username: 'k9', passwordHash: 'x' }))
+    await store.owners.create(
+      localOwnerRecord({ id: 'owner-k9', username: 'k9', passwordHash: 'x' }),
+    )
   ).id;
   await provider.close();
   await store.close();

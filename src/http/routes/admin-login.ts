@@ -6,7 +6,7 @@
  * with `Authorization: Bearer <admin token>`, and sends the browser to `redirect_to`. The token
  * is compared in constant time. Refusals are JSON `{error, error_description}` with a status
  * that says why: 401 wrong token, 400 unreadable body, 404 unknown challenge, 409 already
- * answered, 410 expired.
+ * answered, 410 expired, 415 not JSON.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -52,6 +52,9 @@ class AdminRefusal extends Error {
 }
 
 function bodyOf(request: FastifyRequest): Record<string, unknown> {
+  if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
+    throw new AdminRefusal(415, 'invalid_request', 'The body must be JSON (application/json).');
+  }
   const body = request.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AdminRefusal(400, 'invalid_request', 'The body must be a JSON object.');
