@@ -192,7 +192,6 @@ export function createLoginDesk(deps: LoginDeskDependencies) {
         subject: used.subject,
         name: used.name ?? undefined,
       });
-      events.emit('owner.signed-in', { ownerId: owner.id, source: 'delegated' });
       return { owner, challenge: used };
     },
 

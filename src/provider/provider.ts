@@ -75,7 +75,7 @@ export function createProvider(options: ProviderOptions) {
     owners,
     tokens: createTokenLedger(store, policy, now, events),
     /** Signed-in browsers of the pages. */
-    sessions: createSessionBook(store, now),
+    sessions: createSessionBook(store, now, events),
     /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */
     logins: createLoginDesk({ store, now, owners, events, deny }),
     now,

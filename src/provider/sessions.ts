@@ -4,6 +4,7 @@
  * session always makes a new one (fixation: an id planted before sign-in never gains rights).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import type { Owner, Store } from '../store/types.ts';
 
 /** The stored form of a cookie value (sessions, login browser bindings, challenges). */
@@ -17,9 +18,9 @@ export interface ActiveSession {
   readonly owner: Owner;
 }
 
-export function createSessionBook(store: Store, now: () => number) {
+export function createSessionBook(store: Store, now: () => number, events: EventEmitter) {
   return {
-    /** A new session for `owner`; returns the cookie value to set and the session. */
+    /** A sign-in: a new session for `owner`; returns the cookie value to set and the session. */
     async start(
       owner: Owner,
       lifetimeSeconds: number,
@@ -33,6 +34,7 @@ export function createSessionBook(store: Store, now: () => number) {
         createdAt,
         expiresAt: createdAt + lifetimeSeconds * 1000,
       });
+      events.emit('owner.signed-in', { ownerId: owner.id, source: owner.source });
       return { cookie, session: { id, owner } };
     },
 

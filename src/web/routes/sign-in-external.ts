@@ -95,7 +95,6 @@ export async function externalSignInRoutes(
           error,
         );
       }
-      provider.events.emit('owner.signed-in', { ownerId: owner.id, source: 'oidc' });
       await sessions.start(request, reply, owner);
       return reply.redirect(challenge.next, 303);
     });
