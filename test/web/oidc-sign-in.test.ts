@@ -3,7 +3,7 @@
 // stores nothing. (The working provider is in test/browser/identity.test.ts.)
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { authorizePath, startWeb, text } from './support.ts';
@@ -15,7 +15,7 @@ async function listen(server: Server): Promise<string> {
 }
 
 describe('Sign-in through an OpenID Connect provider that misbehaves', () => {
-  const answers = new Map<string, (response: import('node:http').ServerResponse) => void>([
+  const answers = new Map<string, (response: ServerResponse) => void>([
     [
       '/garbage/.well-known/openid-configuration',
       (r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{not json'),

@@ -132,6 +132,15 @@ export function registerServe(program: Command): void {
           `(on every interface, --host ${config.host}; set publicUrl to advertise a public URL)`,
         );
       }
+      const identity = identityOf(config);
+      print(
+        `Owners sign in through: ${identity.source}` +
+          (identity.source === 'oidc'
+            ? ` (${identity.issuer})`
+            : identity.source === 'delegated'
+              ? ` (${identity.loginUrl})`
+              : ''),
+      );
       print(`Endpoint advertisement (also at ${base}/.well-known/oauth1-provider):`);
       print(JSON.stringify(advertise(base, provider, config.paths), null, 2));
 
