@@ -39,7 +39,7 @@ export function registerUsers(program: Command): void {
       const config = configOf(command);
       const password = await passwordFrom(options);
       const owner = await withProvider(config, (p) => p.owners.create(options.username, password));
-      print(`Created user ${owner.username}.`);
+      print(`Created user ${owner.name}.`);
     });
 
   store(users.command('list'))
