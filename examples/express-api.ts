@@ -13,7 +13,7 @@ const app = express();
 app.use('/api', latchkeyExpress({ provider }));
 
 app.get('/api/photos', (req: ExpressLikeRequest, res) => {
-  res.json({ owner: req.oauth?.owner?.username, photos: ['vacation.jpg'] });
+  res.json({ owner: req.oauth?.owner?.subject, photos: ['vacation.jpg'] });
 });
 
 // A stricter rule for one route: the token must carry `write`.

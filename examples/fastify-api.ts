@@ -11,7 +11,7 @@ const app = Fastify({ logger: true });
 await app.register(latchkeyFastify, { provider });
 
 app.get('/photos', async (request) => ({
-  owner: request.oauth?.owner?.username,
+  owner: request.oauth?.owner?.subject,
   photos: ['vacation.jpg'],
 }));
 

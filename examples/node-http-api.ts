@@ -14,7 +14,7 @@ http
     response.end(
       JSON.stringify({
         client: verified.caller.client.key,
-        owner: verified.caller.owner?.username ?? null,
+        owner: verified.caller.owner?.subject ?? null,
         scope: verified.caller.scope,
         form: Object.fromEntries(new URLSearchParams(verified.body ?? '')),
       }),

@@ -26,6 +26,7 @@ import {
 } from './config-values.ts';
 import type { Setting } from './config-values.ts';
 import { checkRules } from './http/gateway-rules.ts';
+import { DEFAULT_NAME_CLAIMS, DEFAULT_OIDC_SCOPES, issuerProblem } from './provider/identity.ts';
 import type { GatewayRule } from './http/gateway-rules.ts';
 
 export { ConfigError, SettingProblem } from './config-values.ts';
@@ -289,6 +290,101 @@ export const settings = {
     secret: true,
   },
   /**
+   * Where resource owners come from (docs/identity.md): `local` (Latchkey's own accounts,
+   * made with `latchkey users add`), `oidc` (the team's OpenID Connect provider: set the
+   * `oidc.*` settings) or `delegated` (the team's own login app, which accepts a login
+   * challenge through `POST /admin/login/accept`: set `delegated.loginUrl` and
+   * `delegated.adminToken`). Owners from `oidc` and `delegated` are created on their first
+   * sign-in and have no Latchkey password.
+   */
+  'identity.source': {
+    env: 'LATCHKEY_IDENTITY',
+    flag: '--identity <source>',
+    summary: 'where owners sign in: local, oidc or delegated',
+    default: 'local',
+    parse: enumeration(['local', 'oidc', 'delegated'] as const),
+  },
+  /**
+   * With `identity.source` `oidc`: the issuer URL of the OpenID Connect provider (discovered
+   * at `{issuer}/.well-known/openid-configuration`). https, or http on loopback only.
+   * Register `{publicUrl}/signin/oidc/callback` as the redirect URI at the provider.
+   */
+  'oidc.issuer': {
+    env: 'LATCHKEY_OIDC_ISSUER',
+    flag: '--oidc-issuer <url>',
+    summary: 'OpenID Connect issuer URL',
+    default: undefined,
+    parse: optional(oidcIssuer),
+  },
+  /** With `oidc`: the client id Latchkey was registered with at the OpenID Connect provider. */
+  'oidc.clientId': {
+    env: 'LATCHKEY_OIDC_CLIENT_ID',
+    flag: '--oidc-client-id <id>',
+    summary: 'OpenID Connect client id',
+    default: undefined,
+    parse: optional(text(/^[\x21-\x7e]{1,255}$/, 'visible ASCII, 1-255 characters')),
+  },
+  /**
+   * With `oidc`: the client secret (`client_secret_basic`). Unset: Latchkey is a public
+   * client and relies on PKCE alone. No flag: a command line is visible to every user of the
+   * machine.
+   */
+  'oidc.clientSecret': {
+    env: 'LATCHKEY_OIDC_CLIENT_SECRET',
+    flag: undefined,
+    summary: 'OpenID Connect client secret',
+    default: undefined,
+    parse: optional(text(/^.{1,1024}$/su, '1-1024 characters')),
+    secret: true,
+  },
+  /** With `oidc`: the scopes asked for, space-separated (`openid` is always included). */
+  'oidc.scopes': {
+    env: 'LATCHKEY_OIDC_SCOPES',
+    flag: '--oidc-scopes <scopes>',
+    summary: 'OpenID Connect scopes, space-separated',
+    default: DEFAULT_OIDC_SCOPES,
+    parse: text(
+      /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/,
+      'space-separated scope names',
+    ),
+  },
+  /**
+   * With `oidc`: the ID token claims tried in turn for an owner's display name,
+   * comma-separated; the subject is shown when none is present.
+   */
+  'oidc.nameClaims': {
+    env: 'LATCHKEY_OIDC_NAME_CLAIMS',
+    flag: '--oidc-name-claims <claims>',
+    summary: 'claims giving the display name, in order',
+    default: [...DEFAULT_NAME_CLAIMS],
+    parse: claimList,
+  },
+  /**
+   * With `identity.source` `delegated`: the login app's page. A signed-out owner is sent to
+   * `{loginUrl}?login_challenge=…`; the app signs the person in its own way, then calls
+   * `POST /admin/login/accept` (docs/identity.md).
+   */
+  'delegated.loginUrl': {
+    env: 'LATCHKEY_LOGIN_URL',
+    flag: '--login-url <url>',
+    summary: 'delegated: the login app URL',
+    default: undefined,
+    parse: optional(pageUrl),
+  },
+  /**
+   * With `delegated`: the bearer token the login app sends to `/admin/login/accept` and
+   * `/admin/login/reject`; at least 32 characters. No flag: a command line is visible to
+   * every user of the machine.
+   */
+  'delegated.adminToken': {
+    env: 'LATCHKEY_ADMIN_TOKEN',
+    flag: undefined,
+    summary: 'delegated: admin API bearer token (at least 32 characters)',
+    default: undefined,
+    parse: optional(text(/^[\x21-\x7e]{32,}$/, 'at least 32 visible ASCII characters')),
+    secret: true,
+  },
+  /**
    * Answer `GET /metrics` to anyone. By default only a scraper on this machine connecting
    * directly (not through a proxy) may read it; others get 404 (docs/decisions.md).
    */
@@ -315,7 +411,7 @@ export const settings = {
   /**
    * Gateway mode: the API to protect, e.g. `http://127.0.0.1:3000`. Every request outside
    * Latchkey's own paths is verified, then forwarded there with `X-OAuth-Client`,
-   * `X-OAuth-Owner` and `X-OAuth-Scope` set and the protocol parameters removed
+   * `X-OAuth-Owner`, `X-OAuth-Owner-Name` and `X-OAuth-Scope` set and the protocol parameters removed
    * (docs/gateway.md). Unset: no gateway; unknown paths answer 404.
    */
   'gateway.upstream': {
@@ -347,12 +443,23 @@ export const settings = {
     default: 'X-OAuth-Client',
     parse: headerName,
   },
-  /** The header that tells the upstream for which resource owner (username). */
+  /**
+   * The header that tells the upstream for which resource owner: the owner's subject, the
+   * upstream's own id of the user (docs/identity.md; a local owner's is its Latchkey id).
+   */
   'gateway.ownerHeader': {
     env: 'LATCHKEY_GATEWAY_OWNER_HEADER',
     flag: undefined,
-    summary: 'gateway: header carrying the owner username',
+    summary: 'gateway: header carrying the owner subject',
     default: 'X-OAuth-Owner',
+    parse: headerName,
+  },
+  /** The header carrying the owner's display name, percent-encoded UTF-8 (`decodeURIComponent`). */
+  'gateway.ownerNameHeader': {
+    env: 'LATCHKEY_GATEWAY_OWNER_NAME_HEADER',
+    flag: undefined,
+    summary: 'gateway: header carrying the owner display name',
+    default: 'X-OAuth-Owner-Name',
     parse: headerName,
   },
   /** The header that tells the upstream the token's scope (space-separated). */
@@ -494,6 +601,20 @@ function checkTogether(
       `${where('redis')}: needs a PostgreSQL database (database must be a postgres:// URL)`,
     );
   }
+  const needs: Record<string, readonly SettingName[]> = {
+    oidc: ['oidc.issuer', 'oidc.clientId'],
+    delegated: ['delegated.loginUrl', 'delegated.adminToken'],
+  };
+  for (const name of needs[String(values['identity.source'])] ?? []) {
+    if (values[name] !== undefined) continue;
+    const names = spellings(name);
+    throw new ConfigError(
+      name,
+      'default',
+      `${where('identity.source')}: ${String(values['identity.source'])} needs ${name} ` +
+        `(${names.flag === undefined ? '' : `${names.flag} or `}${names.env})`,
+    );
+  }
   const seen = new Map<unknown, SettingName>();
   for (const name of ['paths.requestToken', 'paths.authorize', 'paths.accessToken'] as const) {
     const earlier = seen.get(values[name]);
@@ -523,6 +644,44 @@ function headerName(raw: unknown): string {
     throw new SettingProblem('must be an HTTP header name such as X-OAuth-Client');
   }
   return raw;
+}
+
+/** An OpenID Connect issuer: https, or http on loopback only. */
+function oidcIssuer(raw: unknown): string {
+  if (typeof raw !== 'string') throw new SettingProblem('must be a URL');
+  const problem = issuerProblem(raw);
+  if (problem !== undefined) throw new SettingProblem(problem);
+  return raw;
+}
+
+/** A page to send a browser to: http(s), a query allowed, no fragment. */
+function pageUrl(raw: unknown): string {
+  let url: URL | undefined;
+  try {
+    url = typeof raw === 'string' ? new URL(raw) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || !/^https?:$/.test(url.protocol) || url.hash !== '') {
+    throw new SettingProblem('must be an absolute http or https URL without a fragment');
+  }
+  return raw as string;
+}
+
+/** Claim names, from an array or a comma-separated string. */
+function claimList(raw: unknown): string[] {
+  const items = Array.isArray(raw)
+    ? raw
+    : typeof raw === 'string'
+      ? raw.split(',').map((item) => item.trim())
+      : [];
+  if (
+    items.length === 0 ||
+    !items.every((item) => typeof item === 'string' && /^[\x21-\x7e]{1,64}$/.test(item))
+  ) {
+    throw new SettingProblem('must be a comma-separated list of claim names');
+  }
+  return items as string[];
 }
 
 /** Gateway rules: an array (file) or its JSON text (environment), each rule checked. */

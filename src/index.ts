@@ -13,3 +13,5 @@ export type { GatewayOptions, IdentityHeaderNames } from './http/gateway.ts';
 export type { GatewayAccess, GatewayRule } from './http/gateway-rules.ts';
 export * from './http/middleware/index.ts';
 export { buildServer } from './server.ts';
+export { IdentityProviderError, webPlugin } from './web/index.ts';
+export type { WebOptions } from './web/index.ts';

@@ -81,7 +81,7 @@ const seeded: SeededCredentials = {
     privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   },
   ownerId: owner.id,
-  username: owner.username,
+  username: owner.name,
   token: { token: first.token, secret: first.secret },
   rsaToken: { token: rsaToken.token, secret: rsaToken.secret },
   sample,

@@ -15,6 +15,7 @@ import { clientOrigin } from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
 import { defaultPaths } from './options.ts';
 import type { AppOptions, FlowPaths } from './options.ts';
+import type { IdentityOptions } from '../provider/index.ts';
 import { registerAdvertisement } from './routes/advertisement.ts';
 import { registerApiMe } from './routes/api-me.ts';
 import { registerFlowRoutes } from './routes/flow.ts';
@@ -35,6 +36,8 @@ export interface PagesContext {
   readonly baseUrlOf: (request: FastifyRequest) => string;
   /** False in gateway mode: `/` belongs to the upstream API. */
   readonly landingPage: boolean;
+  /** Where owners sign in (docs/identity.md). */
+  readonly identity: IdentityOptions;
 }
 
 export interface BuildOptions extends AppOptions {
@@ -122,6 +125,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         transport,
         baseUrlOf,
         landingPage: options.gateway === undefined,
+        identity: options.identity ?? { source: 'local' },
       });
     });
   }

@@ -3,8 +3,9 @@
  * own API): every request outside Latchkey's own paths is verified, then forwarded by
  * @fastify/http-proxy with the body untouched (streamed, except a form body, which the
  * signature covers and so is read), the protocol parameters and Authorization header
- * removed, and identity headers set — after any incoming copies are dropped, so a caller
- * cannot forge them. Unverified requests never reach the upstream.
+ * removed, and identity headers set (the owner by its subject and its display name) — after
+ * any incoming copies are dropped, so a caller cannot forge them. Unverified requests never
+ * reach the upstream.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
@@ -20,7 +21,10 @@ import type { OAuthCaller } from './middleware/caller.ts';
 
 export interface IdentityHeaderNames {
   readonly client: string;
+  /** The owner's subject: the upstream's own id of the user (docs/identity.md). */
   readonly owner: string;
+  /** The owner's display name, percent-encoded UTF-8 (RFC 3986 §2.1). */
+  readonly ownerName: string;
   readonly scope: string;
 }
 
@@ -38,6 +42,7 @@ export interface GatewayOptions {
 const DEFAULT_HEADERS: IdentityHeaderNames = {
   client: 'X-OAuth-Client',
   owner: 'X-OAuth-Owner',
+  ownerName: 'X-OAuth-Owner-Name',
   scope: 'X-OAuth-Scope',
 };
 
@@ -73,8 +78,10 @@ export async function registerGateway(
   const rules = options.rules ?? [];
   checkRules(rules);
   const names = { ...DEFAULT_HEADERS, ...options.identityHeaders };
-  const identity = [names.client, names.owner, names.scope].map((name) => name.toLowerCase());
-  const [client, owner, scopeHeader] = identity as [string, string, string];
+  const identity = [names.client, names.owner, names.ownerName, names.scope].map((name) =>
+    name.toLowerCase(),
+  );
+  const [client, owner, ownerName, scopeHeader] = identity as [string, string, string, string];
   const responseTimeout = options.responseTimeoutMs ?? 30_000;
 
   async function verifyForUpstream(request: FastifyRequest): Promise<void> {
@@ -129,7 +136,12 @@ export async function registerGateway(
             // Percent-encoded (§3.6): a key migrated from another provider may hold characters
             // a header cannot carry; a key Latchkey generated is unreserved and unchanged.
             headers[client] = percentEncode(caller.client.key);
-            if (caller.owner !== null) headers[owner] = caller.owner.username;
+            if (caller.owner !== null) {
+              // A subject is visible ASCII (provider/owners.ts); a name may be any text, so it
+              // is percent-encoded to survive as a header value.
+              headers[owner] = caller.owner.subject;
+              headers[ownerName] = encodeURIComponent(caller.owner.name);
+            }
             if (caller.scope !== null) headers[scopeHeader] = caller.scope;
           }
           return headers;

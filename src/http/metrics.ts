@@ -146,16 +146,20 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
 
 /** Hit ratio of the per-instance cache (src/store/cached.ts), when the store has one. */
 function registerCacheMetrics(registers: Registry[], provider: Provider): void {
-  const counted = { clients: { hits: 0, misses: 0 }, tokens: { hits: 0, misses: 0 } };
+  const counted = {
+    clients: { hits: 0, misses: 0 },
+    tokens: { hits: 0, misses: 0 },
+    owners: { hits: 0, misses: 0 },
+  };
   new Counter({
     name: 'latchkey_cache_lookups_total',
-    help: 'Client and token lookups, answered by the cache (hit) or the store (miss).',
+    help: 'Client, token and owner lookups, answered by the cache (hit) or the store (miss).',
     labelNames: ['cache', 'result'] as const,
     registers,
     collect() {
       const report = cacheReportOf(provider.store);
       if (report === undefined) return;
-      for (const cache of ['clients', 'tokens'] as const) {
+      for (const cache of ['clients', 'tokens', 'owners'] as const) {
         const now = report[cache];
         this.inc({ cache, result: 'hit' }, now.hits - counted[cache].hits);
         this.inc({ cache, result: 'miss' }, now.misses - counted[cache].misses);
@@ -171,7 +175,7 @@ function registerCacheMetrics(registers: Registry[], provider: Provider): void {
     collect() {
       const report = cacheReportOf(provider.store);
       if (report === undefined) return;
-      for (const cache of ['clients', 'tokens'] as const) {
+      for (const cache of ['clients', 'tokens', 'owners'] as const) {
         const { hits, misses } = report[cache];
         this.set({ cache }, hits + misses === 0 ? 0 : hits / (hits + misses));
       }

@@ -1,6 +1,6 @@
 /** What `buildApp` takes: the provider and the transport settings around it. */
 import type { FastifyServerOptions } from 'fastify';
-import type { Provider } from '../provider/index.ts';
+import type { IdentityOptions, Provider } from '../provider/index.ts';
 import type { GatewayOptions } from './gateway.ts';
 import type { MetricsOptions } from './metrics-access.ts';
 
@@ -36,6 +36,8 @@ export interface AppOptions {
   readonly gateway?: GatewayOptions | undefined;
   /** Who may read GET /metrics (default: direct loopback peers only). */
   readonly metrics?: MetricsOptions | undefined;
+  /** Where owners sign in on the pages (docs/identity.md); Latchkey's own accounts by default. */
+  readonly identity?: IdentityOptions | undefined;
   /** Start the provider's periodic upkeep with the server (default true). */
   readonly maintenance?: boolean | undefined;
 }

@@ -1,6 +1,8 @@
 /** The provider: the service's rules, framework-free. Re-exports only. */
 export * from './authorization.ts';
 export * from './callbacks.ts';
+export * from './caller.ts';
+export * from './identity.ts';
 export * from './input-error.ts';
 export * from './policy.ts';
 export * from './provider.ts';
@@ -19,5 +21,9 @@ export type {
   RecordOutcome,
 } from './transfer/import.ts';
 export type { TransferRecord } from './transfer/records.ts';
+export type { ExternalIdentity, OwnerDirectory } from './owners.ts';
+export { LOGIN_CHALLENGE_LIFETIME_SECONDS, LoginRefusedError } from './logins.ts';
+export type { LoginDesk, LoginRefusal, LoginStart } from './logins.ts';
+export type { ActiveSession, SessionBook } from './sessions.ts';
 export type { IssuedTemporaryCredentials } from './temporary-credentials.ts';
 export type { IssuedTokenCredentials } from './token-credentials.ts';

@@ -1,17 +1,59 @@
-/** Resource owner accounts: created by an operator, signed in on the authorization page. */
+/**
+ * Resource owners, whatever their source (docs/identity.md). Local owners are accounts an
+ * operator creates, signing in with a password on the authorization page; owners from an
+ * OpenID Connect provider or a login app are created on their first sign-in, have no
+ * password, and keep the display name their source gives them.
+ */
 import { randomUUID } from 'node:crypto';
-import type { Owner, Store } from '../store/types.ts';
+import type { NewOwner, Owner, OwnerIdentity, Store } from '../store/types.ts';
 import { StoreConflictError } from '../store/types.ts';
 import { InputError, NotFoundError } from './input-error.ts';
 import { checkPassword, dummyPasswordHash, hashPassword } from './passwords.ts';
 
 const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
+/**
+ * Visible ASCII, as OpenID Connect requires of `sub` (Core §5.1): a subject travels as is in
+ * the gateway's `X-OAuth-Owner` header, where other characters would not survive.
+ */
+const SUBJECT = /^[\x21-\x7e]{1,255}$/;
+const NAME_LIMIT = 200;
 export const MIN_PASSWORD_LENGTH = 8;
 
 function checkNewPassword(password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH || password.length > 1024) {
     throw new InputError('password', `A password is ${MIN_PASSWORD_LENGTH} to 1024 characters.`);
   }
+}
+
+/** An external identity as its source vouches for it, with the name to show. */
+export interface ExternalIdentity extends OwnerIdentity {
+  readonly source: 'oidc' | 'delegated';
+  /** Display name; the subject is shown when it is empty. */
+  readonly name?: string | undefined;
+}
+
+/** Checks a subject from a source; throws InputError naming the field. */
+export function checkSubject(subject: unknown): string {
+  if (typeof subject !== 'string' || !SUBJECT.test(subject)) {
+    throw new InputError(
+      'subject',
+      'A subject is 1 to 255 visible ASCII characters (no spaces, no control characters).',
+    );
+  }
+  return subject;
+}
+
+/** A display name made safe to show: control characters out, trimmed, at most 200 characters. */
+export function cleanName(name: unknown, fallback: string): string {
+  if (name !== undefined && typeof name !== 'string') {
+    throw new InputError('name', 'A name is text.');
+  }
+  const cleaned = (name ?? '')
+    .replace(/\p{Cc}+/gu, ' ')
+    .trim()
+    .slice(0, NAME_LIMIT)
+    .trim();
+  return cleaned === '' ? fallback.slice(0, NAME_LIMIT) : cleaned;
 }
 
 export function checkUsername(username: string): void {
@@ -21,38 +63,97 @@ export function checkUsername(username: string): void {
 }
 
 export function createOwnerDirectory(store: Store) {
-  /** `passwordHash` '' matches no password: the account cannot sign in until given one. */
-  async function createAccount(username: string, passwordHash: string): Promise<Owner> {
-    checkUsername(username);
+  async function create(owner: NewOwner, conflictField: string, conflict: string): Promise<Owner> {
     try {
-      return await store.owners.create({ id: randomUUID(), username, passwordHash });
+      return await store.owners.create(owner);
     } catch (error) {
-      if (error instanceof StoreConflictError)
-        throw new InputError('username', `The username ${username} is taken.`);
+      if (error instanceof StoreConflictError) throw new InputError(conflictField, conflict);
       throw error;
     }
   }
 
   return {
+    /** A local account: signs in on Latchkey's own page with this username and password. */
     async create(username: string, password: string): Promise<Owner> {
       checkUsername(username);
       checkNewPassword(password);
-      return createAccount(username, await hashPassword(password));
+      const id = randomUUID();
+      return create(
+        {
+          id,
+          source: 'local',
+          subject: id,
+          issuer: null,
+          name: username,
+          username,
+          passwordHash: await hashPassword(password),
+        },
+        'username',
+        `The username ${username} is taken.`,
+      );
     },
 
     /**
-     * An account for tokens imported from another provider, without a password: it cannot
-     * sign in until an operator sets one (`latchkey users passwd`).
+     * A local account for tokens imported from another provider, without a password: it
+     * cannot sign in until an operator sets one (`latchkey users passwd`).
      */
-    createWithoutPassword: (username: string) => createAccount(username, ''),
+    async createWithoutPassword(username: string): Promise<Owner> {
+      checkUsername(username);
+      const id = randomUUID();
+      return create(
+        {
+          id,
+          source: 'local',
+          subject: id,
+          issuer: null,
+          name: username,
+          username,
+          passwordHash: null,
+        },
+        'username',
+        `The username ${username} is taken.`,
+      );
+    },
 
-    /** The owner if the password is right; an unknown username costs the same time. */
+    /** The local owner if the password is right; an unknown username costs the same time. */
     async authenticate(username: string, password: string): Promise<Owner | undefined> {
       const owner = USERNAME.test(username)
         ? await store.owners.findByUsername(username)
         : undefined;
-      const ok = await checkPassword(password, owner?.passwordHash ?? (await dummyPasswordHash()));
-      return ok ? owner : undefined;
+      const hash = owner?.passwordHash ?? null;
+      const ok = await checkPassword(password, hash ?? (await dummyPasswordHash()));
+      return ok && hash !== null ? owner : undefined;
+    },
+
+    /**
+     * An external owner signing in: found by (source, issuer, subject), created on the first
+     * sign-in (no password), its name updated when the source now gives another one. Two
+     * first sign-ins at once create one owner.
+     */
+    async signInExternal(identity: ExternalIdentity): Promise<Owner> {
+      const subject = checkSubject(identity.subject);
+      const issuer = identity.source === 'oidc' ? (identity.issuer ?? null) : null;
+      const name = cleanName(identity.name, subject);
+      const key = { source: identity.source, issuer, subject };
+      let owner = await store.owners.findByIdentity(key);
+      if (owner === undefined) {
+        try {
+          return await store.owners.create({
+            id: randomUUID(),
+            ...key,
+            name,
+            username: null,
+            passwordHash: null,
+          });
+        } catch (error) {
+          if (!(error instanceof StoreConflictError)) throw error;
+          owner = await store.owners.findByIdentity(key);
+          if (owner === undefined) throw error;
+        }
+      }
+      if (owner.name === name) return owner;
+      await store.owners.rename(owner.id, name);
+      return { ...owner, name };
     },
 
     async setPassword(username: string, password: string): Promise<void> {
@@ -62,20 +163,47 @@ export function createOwnerDirectory(store: Store) {
       await store.sessions.removeForOwner(owner.id); // a new password signs every browser out
     },
 
+    /** A local owner by username. */
     async get(username: string): Promise<Owner> {
       const owner = await store.owners.findByUsername(username);
       if (owner === undefined) throw new NotFoundError(`No user named ${username}.`);
       return owner;
     },
 
+    /**
+     * An owner as an operator names it: a local username, an owner id, or the subject of an
+     * external owner (refused when owners of two sources share it: name the id instead).
+     */
+    async resolve(reference: string): Promise<Owner> {
+      const byName = await store.owners.findByUsername(reference);
+      if (byName !== undefined) return byName;
+      const byId = await store.owners.findById(reference);
+      if (byId !== undefined) return byId;
+      const matches = (await store.owners.list()).filter(
+        (owner) => owner.source !== 'local' && owner.subject === reference,
+      );
+      if (matches.length === 1) return matches[0]!;
+      if (matches.length > 1) {
+        throw new InputError(
+          'user',
+          `${matches.length} users have the subject ${reference}; give the id of one.`,
+        );
+      }
+      throw new NotFoundError(`No user named ${reference}, and none with that id or subject.`);
+    },
+
     findById: (id: string) => store.owners.findById(id),
     /** The owner from the store's read cache, without a promise; undefined: ask findById. */
     peekById: (id: string) => store.owners.peekById?.(id),
+    /** By (source, issuer, subject): how an imported credential names its owner. */
+    findByIdentity: (identity: OwnerIdentity) => store.owners.findByIdentity(identity),
     list: () => store.owners.list(),
 
-    async remove(username: string): Promise<void> {
-      const owner = await this.get(username);
+    /** Removes an owner (named as {@link resolve} takes it) and every credential it granted. */
+    async remove(reference: string): Promise<Owner> {
+      const owner = await this.resolve(reference);
       await store.owners.remove(owner.id);
+      return owner;
     },
   };
 }

@@ -7,12 +7,17 @@ import { OAuthError } from '../protocol/index.ts';
 import type { Store } from '../store/types.ts';
 import { approveAuthorization, describeAuthorization, denyAuthorization } from './authorization.ts';
 import type { ApproveOptions } from './authorization.ts';
+import { describeCaller } from './caller.ts';
+import type { VerifiedResourceRequest } from './caller.ts';
 import { createClientRegistry } from './clients.ts';
+import { createLoginDesk } from './logins.ts';
 import { createOwnerDirectory } from './owners.ts';
+import type { ExternalIdentity } from './owners.ts';
 import { resolvePolicy } from './policy.ts';
 import type { Policy } from './policy.ts';
-import type { IncomingRequest, VerifiedRequest } from './request.ts';
+import type { IncomingRequest } from './request.ts';
 import { scopeIncludes } from './scope.ts';
+import { createSessionBook } from './sessions.ts';
 import { issueTemporaryCredentials } from './temporary-credentials.ts';
 import { exchangeTokenCredentials } from './token-credentials.ts';
 import { createTokenLedger } from './tokens.ts';
@@ -59,10 +64,12 @@ export function createProvider(options: ProviderOptions) {
     await store.nonces.purgeExpired(Math.floor(at / 1000));
     await store.temporaryCredentials.purgeExpired(at);
     await store.sessions.purgeExpired(at);
+    await store.loginChallenges.purgeExpired(at);
   }
 
   let timer: NodeJS.Timeout | undefined;
   const owners = createOwnerDirectory(store);
+  const deny = (token: string) => denyAuthorization(deps, token);
 
   return {
     policy,
@@ -71,6 +78,10 @@ export function createProvider(options: ProviderOptions) {
     clients: createClientRegistry(store, policy.signatureMethods, events),
     owners,
     tokens: createTokenLedger(store, policy, now, events),
+    /** Signed-in browsers of the pages. */
+    sessions: createSessionBook(store, now, events),
+    /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */
+    logins: createLoginDesk({ store, now, owners, events, deny }),
     now,
 
     /** Credentials moved in and out in bulk (`latchkey import` / `export`, docs/import.md). */
@@ -85,22 +96,44 @@ export function createProvider(options: ProviderOptions) {
     issueTemporaryCredentials: (request: IncomingRequest) =>
       issueTemporaryCredentials(deps, request),
 
-    /** §2.2 endpoint, for the pages. */
+    /** §2.2 endpoint, for the pages, and for embedders who render their own. */
     authorization: {
       describe: (token: string) => describeAuthorization(deps, token),
       approve: (token: string, ownerId: string, approve?: ApproveOptions) =>
         approveAuthorization(deps, token, ownerId, approve),
-      deny: (token: string) => denyAuthorization(deps, token),
+      /**
+       * Approves for a person of the embedder's own user base, named by subject: the owner is
+       * created on first use (no password), its name kept current. `source` defaults to
+       * `delegated`.
+       * @example await provider.authorization.approveFor(token, { subject: 'user-42', name: 'Ada' });
+       */
+      async approveFor(
+        token: string,
+        person: Omit<ExternalIdentity, 'source'> & { readonly source?: ExternalIdentity['source'] },
+        approve?: ApproveOptions,
+      ) {
+        // Check the request first, so a dead link creates no owner.
+        await describeAuthorization(deps, token);
+        const owner = await owners.signInExternal({
+          ...person,
+          source: person.source ?? 'delegated',
+        });
+        return approveAuthorization(deps, token, owner.id, approve);
+      },
+      deny,
     },
 
     /** §2.3 endpoint. */
     exchangeTokenCredentials: (request: IncomingRequest) => exchangeTokenCredentials(deps, request),
 
-    /** §3: a protected resource request, with the token's scope enforced. */
+    /**
+     * §3: a protected resource request, with the token's scope enforced, and its caller. The
+     * owner comes from the store's cache (no round trip in the common case).
+     */
     async verifyResourceRequest(
       request: IncomingRequest,
       resource: ResourceOptions = {},
-    ): Promise<VerifiedRequest> {
+    ): Promise<VerifiedResourceRequest> {
       const verified = await verifyRequest(deps, request, {
         kind: 'resource',
         tokenRequired: resource.tokenRequired ?? true,
@@ -114,8 +147,15 @@ export function createProvider(options: ProviderOptions) {
           );
         }
       }
-      if (token !== undefined) lastUse.set(token.token, now());
-      return verified;
+      if (token === undefined)
+        return { ...verified, caller: describeCaller(verified, token, undefined) };
+      const owner =
+        store.owners.peekById?.(token.ownerId) ?? (await store.owners.findById(token.ownerId));
+      // Removing an owner removes its tokens: only a race with that removal gets here.
+      if (owner === undefined)
+        throw new OAuthError('token_revoked', 'The owner of this token was removed.');
+      lastUse.set(token.token, now());
+      return { ...verified, caller: describeCaller(verified, token, owner) };
     },
 
     /** Starts periodic upkeep (last-use writes, purges of expired nonces and credentials). */

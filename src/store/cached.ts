@@ -1,7 +1,7 @@
 /**
  * Caches on each instance (issue 6 "Caches"; ARCHITECTURE.md hot path step 3: no store round
  * trip for the client and token "where a cache can serve"). A store decorator keeps
- * `clients.find` and `tokenCredentials.find` answers in a bounded LRU with a TTL as a safety
+ * `clients.find`, `tokenCredentials.find` and `owners.findById` answers in a bounded LRU with a TTL as a safety
  * net. Every write through it that changes what those reads return publishes an invalidation
  * event on the Redis channel, and every instance's subscriber drops the entry, so a revocation
  * or a secret rotation on one instance is obeyed by all within the channel's latency.
@@ -14,14 +14,14 @@
  * @example const store = await createCachedStore(inner, { channel, ttlMs: 30_000, maxEntries: 10_000 });
  */
 import type { InvalidationChannel, InvalidationEvent } from './redis/invalidation.ts';
-import type { Client, Store, TokenCredential } from './types.ts';
+import type { Client, Owner, Store, TokenCredential } from './types.ts';
 
 export interface CachedStoreOptions {
   /** Carries invalidations between instances; the cached store owns it (close() closes it). */
   readonly channel: InvalidationChannel;
   /** Longest time an entry is served without asking the store again (default 30 s). */
   readonly ttlMs?: number | undefined;
-  /** Entries per cache (clients, tokens), least recently used dropped first; 0 turns caching off. */
+  /** Entries per cache (clients, tokens, owners), least recently used dropped first; 0 turns caching off. */
   readonly maxEntries?: number | undefined;
   readonly now?: (() => number) | undefined;
 }
@@ -36,6 +36,7 @@ export interface CacheCounts {
 export interface CacheReport {
   readonly clients: CacheCounts;
   readonly tokens: CacheCounts;
+  readonly owners: CacheCounts;
   /** False while the subscription is down: the cache is bypassed. */
   readonly live: boolean;
   /** Invalidation events received on the channel (from any instance, this one included). */
@@ -117,6 +118,7 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
   const now = options.now ?? Date.now;
   const clients = new Lru<Client>(max);
   const tokens = new Lru<TokenCredential>(max);
+  const owners = new Lru<Owner>(max);
   let live = false;
   // Bumped by every invalidation: a read that saw it change while it waited keeps nothing.
   let generation = 0;
@@ -130,6 +132,8 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
         tokens.deleteWhere((token) => token.clientKey === event.clientKey);
         break;
       case 'owner':
+        // Renamed, password changed or removed (with its credentials).
+        owners.delete(event.ownerId);
         tokens.deleteWhere((token) => token.ownerId === event.ownerId);
         break;
       case 'token':
@@ -147,6 +151,7 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
     generation += 1;
     clients.clear();
     tokens.clear();
+    owners.clear();
   }
 
   let received = 0;
@@ -209,6 +214,12 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
     },
     owners: {
       ...inner.owners,
+      peekById: undefined,
+      findById: (id) => cachedFind(owners, id, (i) => inner.owners.findById(i)),
+      setPasswordHash: async (id, hash) =>
+        announce(await inner.owners.setPasswordHash(id, hash), { kind: 'owner', ownerId: id }),
+      rename: async (id, name) =>
+        announce(await inner.owners.rename(id, name), { kind: 'owner', ownerId: id }),
       remove: async (id) => announce(await inner.owners.remove(id), { kind: 'owner', ownerId: id }),
     },
     tokenCredentials: {
@@ -256,6 +267,7 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
   reports.set(store, () => ({
     clients: clients.counts(),
     tokens: tokens.counts(),
+    owners: owners.counts(),
     live,
     received,
   }));

@@ -6,6 +6,9 @@
 import type {
   Client,
   ClientChanges,
+  IdentitySource,
+  LoginChallenge,
+  LoginChallengeState,
   Owner,
   Session,
   TemporaryCredential,
@@ -38,6 +41,13 @@ export const updatableClientColumns = {
 } as const satisfies Record<keyof ClientChanges, string>;
 
 const states: readonly string[] = ['issued', 'authorized', 'consumed', 'denied'];
+const sources: readonly string[] = ['local', 'oidc', 'delegated'];
+const loginStates: readonly string[] = ['pending', 'accepted', 'rejected', 'used'];
+
+function oneOf<T extends string>(allowed: readonly string[], value: string, what: string): T {
+  if (!allowed.includes(value)) throw new TypeError(`Unknown ${what}.`);
+  return value as T;
+}
 
 function toState(value: string): TemporaryCredentialState {
   if (!states.includes(value)) throw new TypeError('Unknown temporary credential state.');
@@ -63,9 +73,28 @@ export function rowMappers<Row>(read: ColumnReader<Row>) {
     }),
     toOwner: (row: Row): Owner => ({
       id: read.text(row, 'id'),
-      username: read.text(row, 'username'),
-      passwordHash: read.text(row, 'password_hash'),
+      source: oneOf<IdentitySource>(sources, read.text(row, 'source'), 'identity source'),
+      subject: read.text(row, 'subject'),
+      issuer: read.textOrNull(row, 'issuer'),
+      name: read.text(row, 'name'),
+      username: read.textOrNull(row, 'username'),
+      passwordHash: read.textOrNull(row, 'password_hash'),
       createdAt: read.int(row, 'created_at'),
+    }),
+    toLoginChallenge: (row: Row): LoginChallenge => ({
+      id: read.text(row, 'id'),
+      kind: oneOf<LoginChallenge['kind']>(['oidc', 'delegated'], read.text(row, 'kind'), 'kind'),
+      browser: read.text(row, 'browser'),
+      origin: read.text(row, 'origin'),
+      next: read.text(row, 'next'),
+      oauthToken: read.textOrNull(row, 'oauth_token'),
+      data: read.text(row, 'data'),
+      state: oneOf<LoginChallengeState>(loginStates, read.text(row, 'state'), 'login state'),
+      verifier: read.textOrNull(row, 'verifier'),
+      subject: read.textOrNull(row, 'subject'),
+      name: read.textOrNull(row, 'name'),
+      createdAt: read.int(row, 'created_at'),
+      expiresAt: read.int(row, 'expires_at'),
     }),
     toSession: (row: Row): Session => ({
       id: read.text(row, 'id'),

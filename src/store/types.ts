@@ -54,12 +54,38 @@ export type ClientChanges = Partial<
   >
 >;
 
-/** A resource owner account. The password is stored only as a KDF hash. */
+/** Where an owner comes from: Latchkey's own accounts, an OpenID Connect provider, a login app. */
+export type IdentitySource = 'local' | 'oidc' | 'delegated';
+
+/**
+ * A resource owner. `id` is Latchkey's own key (credentials and sessions refer to it); the
+ * stable identity is (source, issuer, subject), unique. A local owner signs in with a
+ * username and a password stored only as a KDF hash; an external one has neither.
+ */
 export interface Owner {
   readonly id: string;
-  readonly username: string;
-  readonly passwordHash: string;
+  readonly source: IdentitySource;
+  /** Stable within its source: the id (local), the ID token's `sub` (oidc), the login app's (delegated). */
+  readonly subject: string;
+  /** The OpenID Connect issuer of an `oidc` owner; null for the others. */
+  readonly issuer: string | null;
+  /** What people and the API are shown (the username of a local owner). */
+  readonly name: string;
+  /** A local owner's sign-in name; null for an external one. */
+  readonly username: string | null;
+  /** A local owner's password, as a KDF hash; null for an external one. */
+  readonly passwordHash: string | null;
   readonly createdAt: number;
+}
+
+export type NewOwner = Omit<Owner, 'createdAt'> & { readonly createdAt?: number };
+
+/** How an owner is found from its source: `(source, issuer, subject)`. */
+export interface OwnerIdentity {
+  readonly source: IdentitySource;
+  readonly subject: string;
+  /** The issuer of an `oidc` owner; absent or null for the others. */
+  readonly issuer?: string | null | undefined;
 }
 
 export type TemporaryCredentialState = 'issued' | 'authorized' | 'consumed' | 'denied';
@@ -128,14 +154,18 @@ export interface ClientStore {
 }
 
 export interface OwnerStore {
-  /** Throws StoreConflictError when the username exists. */
-  create(owner: Omit<Owner, 'createdAt'> & { readonly createdAt?: number }): Promise<Owner>;
+  /** Throws StoreConflictError when the id, the username or the identity exists. */
+  create(owner: NewOwner): Promise<Owner>;
   findById(id: string): Promise<Owner | undefined>;
   /** What findById() would give, without a promise, when it is cached; see {@link Peek}. */
   readonly peekById?: Peek<Owner> | undefined;
   findByUsername(username: string): Promise<Owner | undefined>;
+  /** The owner with this (source, issuer, subject); a missing issuer matches null. */
+  findByIdentity(identity: OwnerIdentity): Promise<Owner | undefined>;
   list(): Promise<Owner[]>;
   setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
+  /** Sets the display name (an external owner's name follows its source); false when unknown. */
+  rename(id: string, name: string): Promise<boolean>;
   /** Removes the owner and every credential issued for it. */
   remove(id: string): Promise<boolean>;
 }
@@ -235,6 +265,70 @@ export interface SessionStore {
   purgeExpired(now: number): Promise<number>;
 }
 
+export type LoginChallengeState = 'pending' | 'accepted' | 'rejected' | 'used';
+
+/**
+ * A sign-in handed to another party (an OpenID Connect provider, the team's login app) and
+ * waited for. Only SHA-256 digests of the challenge, the browser-binding cookie and the login
+ * verifier are kept, so a leaked row cannot be replayed. One-time: every transition out of
+ * `pending` or `accepted` is atomic and conditional on the state and the expiry.
+ */
+export interface LoginChallenge {
+  /** Digest of the challenge (the OpenID Connect `state`, or the `login_challenge`). */
+  readonly id: string;
+  readonly kind: 'oidc' | 'delegated';
+  /** Digest of the browser-binding cookie of the browser that started it. */
+  readonly browser: string;
+  /** The base URL that browser used, to send it back to. */
+  readonly origin: string;
+  /** The local path to return to once signed in. */
+  readonly next: string;
+  /** The authorization request (temporary credential) it is bound to, if any. */
+  readonly oauthToken: string | null;
+  /** Kind-specific data the callback needs (the OIDC nonce and PKCE verifier), JSON text. */
+  readonly data: string;
+  readonly state: LoginChallengeState;
+  /** Digest of the login verifier handed out on accept. */
+  readonly verifier: string | null;
+  /** Who the login app said it is, set on accept. */
+  readonly subject: string | null;
+  readonly name: string | null;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export type NewLoginChallenge = Omit<LoginChallenge, 'state' | 'verifier' | 'subject' | 'name'>;
+
+export interface LoginChallengeStore {
+  create(challenge: NewLoginChallenge): Promise<void>;
+  find(id: string): Promise<LoginChallenge | undefined>;
+  findByVerifier(verifier: string): Promise<LoginChallenge | undefined>;
+  /** pending and unexpired at `now` → accepted with the outcome, atomically; else undefined. */
+  accept(
+    id: string,
+    outcome: { readonly verifier: string; readonly subject: string; readonly name: string },
+    now: number,
+  ): Promise<LoginChallenge | undefined>;
+  /** pending and unexpired → rejected, atomically; returns it, else undefined. */
+  reject(id: string, now: number): Promise<LoginChallenge | undefined>;
+  /**
+   * The browser came back: `pending` (looked up by id) or `accepted` (by verifier), of this
+   * browser, unexpired → used, atomically. Returns it, else undefined (nothing changes).
+   */
+  consume(
+    from:
+      | { readonly state: 'pending'; readonly id: string }
+      | {
+          readonly state: 'accepted';
+          readonly verifier: string;
+        },
+    browser: string,
+    now: number,
+  ): Promise<LoginChallenge | undefined>;
+  /** Deletes every challenge that expired before `now`; returns how many. */
+  purgeExpired(now: number): Promise<number>;
+}
+
 /** Counters for login throttling: hits within a window per key (account or address). */
 export interface AttemptStore {
   /** Adds one hit for `key` and returns the hits within the window ending at `now`. */
@@ -287,6 +381,7 @@ export interface Store {
   readonly sessions: SessionStore;
   readonly attempts: AttemptStore;
   readonly transfer: TransferStore;
+  readonly loginChallenges: LoginChallengeStore;
   /** True when the backing services answer (for /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

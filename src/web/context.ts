@@ -1,5 +1,6 @@
 /** What every group of routes shares: options, the renderer, error pages, sessions, throttling. */
 import type { ErrorPages } from './error-page.ts';
+import type { ExternalSignIn } from './identity/external.ts';
 import type { ResolvedWebOptions } from './options.ts';
 import type { Render } from './render.ts';
 import type { Sessions } from './sessions.ts';
@@ -11,4 +12,6 @@ export interface WebContext {
   readonly errors: ErrorPages;
   readonly sessions: Sessions;
   readonly throttle: AccountThrottle;
+  /** Sign-in at the OpenID Connect provider or the login app; undefined for local accounts. */
+  readonly external: ExternalSignIn | undefined;
 }

@@ -95,7 +95,7 @@ export function workedExample(base: string, paths: { requestToken: string; acces
         token: [c.token, c.tokenSecret],
         nonce: 'n0nce-three',
       },
-      'HTTP/1.1 200 OK\nContent-Type: application/json\n\n{"client":{"key":"example-client-key","name":"…"},"owner":{"id":"…","username":"…"},"scope":"read write","method":"GET","query":[],"form":[]}',
+      'HTTP/1.1 200 OK\nContent-Type: application/json\n\n{"client":{"key":"example-client-key","name":"…"},"owner":{"id":"…","subject":"…","name":"…","source":"local"},"scope":"read write","method":"GET","query":[],"form":[]}',
     ),
   };
 }

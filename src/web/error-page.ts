@@ -4,8 +4,11 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isOAuthError } from '../protocol/index.ts';
-import { NotFoundError } from '../provider/index.ts';
+import { LoginRefusedError, NotFoundError } from '../provider/index.ts';
+import type { LoginRefusal } from '../provider/index.ts';
 import { StoreUnavailableError } from '../store/types.ts';
+import { IdentityProviderError } from './identity/oidc.ts';
+import type { IdentityProviderFailure } from './identity/oidc.ts';
 import type { Render } from './render.ts';
 
 export interface PageProblem {
@@ -63,6 +66,68 @@ function authorizationProblem(problem: string, message: string): PageProblem {
   }
 }
 
+const signInAgain = 'Go back to the app you came from and connect again, or sign in again.';
+
+/** A sign-in handed to the identity provider or the login app that cannot be completed. */
+function signInProblem(reason: LoginRefusal): PageProblem {
+  switch (reason) {
+    case 'expired':
+      return {
+        status: 410,
+        title: 'This sign-in has expired',
+        message: 'Signing in must be finished within a few minutes, and this one ran out.',
+        action: signInAgain,
+      };
+    case 'answered':
+      return {
+        status: 409,
+        title: 'This sign-in was already used',
+        message:
+          'Each sign-in link works once, and this one was already used or refused. Nothing was changed.',
+        action: signInAgain,
+      };
+    case 'other-browser':
+      return {
+        status: 403,
+        title: 'This sign-in was started in another browser',
+        message:
+          'For your safety a sign-in must be finished in the browser that started it. Nothing was changed.',
+        action:
+          'Open the app’s link again in this browser, or finish in the browser you started in.',
+      };
+    default:
+      return {
+        status: 400,
+        title: 'We can’t find this sign-in',
+        message:
+          'The link does not belong to a sign-in started here: it may be incomplete or made up. Nothing was changed.',
+        action: signInAgain,
+      };
+  }
+}
+
+function identityProviderProblem(failure: IdentityProviderFailure): PageProblem {
+  if (failure === 'refused') {
+    return {
+      status: 403,
+      title: 'You were not signed in',
+      message:
+        'The sign-in service did not sign you in (it may have been cancelled). Nothing was shared.',
+      action: signInAgain,
+    };
+  }
+  return {
+    status: 502,
+    title: 'The sign-in service is not answering properly',
+    message:
+      failure === 'unreachable'
+        ? 'We could not reach the service you sign in with, or could not read its answer. Nothing was approved.'
+        : 'The answer of the service you sign in with did not pass our checks, so it was not trusted. Nothing was approved.',
+    action:
+      'Wait a moment and try again. If it keeps happening, tell the people who run this service.',
+  };
+}
+
 export const csrfProblem: PageProblem = {
   status: 403,
   title: 'This form can’t be accepted',
@@ -91,6 +156,8 @@ export const notFoundProblem: PageProblem = {
 export function problemFor(error: unknown, waitMinutes = 15): PageProblem {
   if (isOAuthError(error)) return authorizationProblem(error.problem, error.message);
   if (error instanceof NotFoundError) return notFoundProblem;
+  if (error instanceof LoginRefusedError) return signInProblem(error.reason);
+  if (error instanceof IdentityProviderError) return identityProviderProblem(error.failure);
   if (error instanceof StoreUnavailableError) {
     return {
       status: 503,
@@ -136,7 +203,10 @@ export function createErrorPages(render: Render, waitMinutes: number) {
     /** setErrorHandler for the web context. */
     async handle(error: unknown, request: FastifyRequest, reply: FastifyReply) {
       const problem = problemFor(error, waitMinutes);
-      if (problem.status >= 500) request.log.error({ err: error }, 'web page failed');
+      if (error instanceof IdentityProviderError) {
+        // The provider's own fault, not ours: a warning with the cause, for the operator.
+        request.log.warn({ err: error, cause: error.cause }, 'identity provider failed');
+      } else if (problem.status >= 500) request.log.error({ err: error }, 'web page failed');
       if (problem.status === 503) reply.header('retry-after', '5');
       try {
         return await this.show(request, reply, problem);

@@ -1,5 +1,7 @@
 /**
- * `webPlugin`: every page a person sees (docs/pages.md). Registered by the app, not wrapped
+ * `webPlugin`: every page a person sees (docs/pages.md), signing owners in through the
+ * configured identity source (docs/identity.md), with the login challenge admin API when the
+ * sign-in is delegated to the team's login app. Registered by the app, not wrapped
  * in fastify-plugin, so its parsers, hooks and error handler stay inside its own context:
  * the OAuth endpoints keep their raw form parser and their `oauth_problem` error replies.
  * Security headers (CSP, frame protection) come from the app's helmet at the root.
@@ -13,7 +15,14 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { WebContext } from './context.ts';
+import { registerLoginAdmin } from '../http/routes/admin-login.ts';
 import { createErrorPages } from './error-page.ts';
+import {
+  DELEGATED_CALLBACK_PATH,
+  SIGN_IN_REFUSED_PATH,
+  createExternalSignIn,
+} from './identity/external.ts';
+import { createOidcSignIn } from './identity/oidc.ts';
 import { resolveWebOptions } from './options.ts';
 import type { WebOptions } from './options.ts';
 import { createRenderer } from './render.ts';
@@ -22,11 +31,13 @@ import { connectedAppsRoutes } from './routes/connected-apps.ts';
 import { developerRoutes } from './routes/developer.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { homeRoutes } from './routes/home.ts';
+import { externalSignInRoutes } from './routes/sign-in-external.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { createSessions, csrfUserInfo } from './sessions.ts';
 import { createAccountThrottle } from './throttle.ts';
 
 export type { WebOptions } from './options.ts';
+export { IdentityProviderError } from './identity/oidc.ts';
 
 const staticRoot = fileURLToPath(new URL('./static/', import.meta.url));
 
@@ -63,12 +74,16 @@ export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions
   const sessions = createSessions(options);
   const render = createRenderer(options);
   const errors = createErrorPages(render, Math.ceil(options.signIn.windowSeconds / 60));
+  const { identity } = options;
+  const oidc = identity.source === 'oidc' ? createOidcSignIn(identity) : undefined;
+  const external = identity.source === 'local' ? undefined : createExternalSignIn(options, oidc);
   const web: WebContext = {
     options,
     render,
     errors,
     sessions,
     throttle: createAccountThrottle(options.provider, options.signIn),
+    external,
   };
 
   fastify.decorateRequest('signedIn', null);
@@ -80,7 +95,18 @@ export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions
   });
 
   if (rawOptions.landingPage ?? true) await homeRoutes(fastify, web);
-  await signInRoutes(fastify, web);
+  if (external === undefined) await signInRoutes(fastify, web);
+  else await externalSignInRoutes(fastify, web, external, oidc);
+  if (identity.source === 'delegated') {
+    await registerLoginAdmin(fastify, {
+      provider: options.provider,
+      adminToken: identity.adminToken,
+      baseUrlOf: options.baseUrlOf,
+      callbackPath: DELEGATED_CALLBACK_PATH,
+      refusedPath: SIGN_IN_REFUSED_PATH,
+      authorizePath: options.paths.authorize,
+    });
+  }
   await authorizeRoutes(fastify, web);
   await connectedAppsRoutes(fastify, web);
   await developerRoutes(fastify, web);

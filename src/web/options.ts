@@ -3,7 +3,7 @@
  * how to set cookies. Everything else has a documented default.
  */
 import type { FastifyRequest } from 'fastify';
-import type { Provider } from '../provider/index.ts';
+import type { IdentityOptions, Provider } from '../provider/index.ts';
 
 export interface WebPaths {
   readonly requestToken?: string | undefined;
@@ -34,6 +34,11 @@ export interface WebOptions {
   readonly baseUrlOf?: ((request: FastifyRequest) => string) | undefined;
   /** Serve the front page at `/` (false in gateway mode, where `/` is the upstream API's). */
   readonly landingPage?: boolean | undefined;
+  /**
+   * Where owners sign in (docs/identity.md): Latchkey's own accounts (the default), the
+   * team's OpenID Connect provider, or the team's login app through a login challenge.
+   */
+  readonly identity?: IdentityOptions | undefined;
 }
 
 export interface ResolvedWebOptions {
@@ -48,6 +53,7 @@ export interface ResolvedWebOptions {
   readonly signIn: SignInLimits;
   readonly sessionLifetimeSeconds: number;
   readonly baseUrlOf: (request: FastifyRequest) => string;
+  readonly identity: IdentityOptions;
 }
 
 export const defaultSignInLimits: SignInLimits = {
@@ -69,5 +75,6 @@ export function resolveWebOptions(options: WebOptions): ResolvedWebOptions {
     signIn: { ...defaultSignInLimits, ...options.signIn },
     sessionLifetimeSeconds: options.sessionLifetimeSeconds ?? 12 * 3600,
     baseUrlOf: options.baseUrlOf ?? ((request) => `${request.protocol}://${request.host}`),
+    identity: options.identity ?? { source: 'local' },
   };
 }

@@ -2,7 +2,7 @@
  * Turns a view and its data into an HTML response. Every page gets a fresh CSRF token bound
  * to the session (so the sign-out button in the header works everywhere), `no-store` (pages
  * carry tokens, verifiers and secrets that must not sit in a shared cache), and the signed-in
- * username. Eta escapes every `<%= %>` interpolation.
+ * owner's name. Eta escapes every `<%= %>` interpolation.
  */
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
@@ -30,7 +30,7 @@ export function createRenderer(options: ResolvedWebOptions) {
       ...data,
       csrf,
       view,
-      signedInAs: signedIn?.owner.username ?? null,
+      signedInAs: signedIn?.owner.name ?? null,
       paths: options.paths,
     });
     return reply

@@ -1,13 +1,11 @@
 /**
- * Browser sessions of signed-in owners. The cookie holds 256 random bits; the store keeps
- * only their SHA-256, so a leaked database row cannot be replayed as a cookie. A sign-in
- * always starts a new session (fixation: an id planted before sign-in never gains rights).
+ * The session cookie of signed-in owners. The provider keeps the sessions (only a digest of
+ * the cookie value is stored); a sign-in always starts a new session (fixation: an id planted
+ * before sign-in never gains rights).
  */
-import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Owner } from '../store/types.ts';
 import type { ResolvedWebOptions } from './options.ts';
-
 export interface SignedIn {
   /** The stored id (a hash of the cookie value), also what CSRF tokens are bound to. */
   readonly sessionId: string;
@@ -34,11 +32,8 @@ export function sessionCookieName(options: ResolvedWebOptions): string {
   return options.secureCookies ? '__Host-latchkey_session' : 'latchkey_session';
 }
 
-function storedId(cookieValue: string): string {
-  return createHash('sha256').update(cookieValue).digest('base64url');
-}
-
-function cookieValue(request: FastifyRequest, name: string): string | undefined {
+/** A signed cookie's value, or undefined when absent or its signature is wrong. */
+export function cookieValue(request: FastifyRequest, name: string): string | undefined {
   const raw = request.cookies[name];
   if (raw === undefined) return undefined;
   const unsigned = request.unsignCookie(raw);
@@ -55,25 +50,18 @@ export function createSessions(options: ResolvedWebOptions) {
       request.signedIn = null;
       const value = cookieValue(request, name);
       if (value === undefined) return;
-      const session = await provider.store.sessions.find(storedId(value), provider.now());
-      if (session === undefined) return;
-      const owner = await provider.owners.findById(session.ownerId);
-      if (owner !== undefined) request.signedIn = { sessionId: session.id, owner };
+      const session = await provider.sessions.resume(value);
+      if (session !== undefined) request.signedIn = { sessionId: session.id, owner: session.owner };
     },
 
     /** Ends any session the browser had, then starts a new one for `owner`. */
     async start(request: FastifyRequest, reply: FastifyReply, owner: Owner): Promise<void> {
       await this.end(request, reply);
-      const value = randomBytes(32).toString('base64url');
-      const createdAt = provider.now();
-      const sessionId = storedId(value);
-      await provider.store.sessions.create({
-        id: sessionId,
-        ownerId: owner.id,
-        createdAt,
-        expiresAt: createdAt + options.sessionLifetimeSeconds * 1000,
-      });
-      reply.setCookie(name, value, {
+      const { cookie, session } = await provider.sessions.start(
+        owner,
+        options.sessionLifetimeSeconds,
+      );
+      reply.setCookie(name, cookie, {
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
@@ -81,12 +69,12 @@ export function createSessions(options: ResolvedWebOptions) {
         signed: true,
         maxAge: options.sessionLifetimeSeconds,
       });
-      request.signedIn = { sessionId, owner };
+      request.signedIn = { sessionId: session.id, owner };
     },
 
     async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const value = cookieValue(request, name);
-      if (value !== undefined) await provider.store.sessions.remove(storedId(value));
+      if (value !== undefined) await provider.sessions.end(value);
       if (request.cookies[name] !== undefined) {
         reply.clearCookie(name, {
           path: '/',

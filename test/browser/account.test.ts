@@ -84,11 +84,11 @@ describe(
       const api = await authorize(page, new FlowClient(world.server, { key, secret }));
       const me = (await (await api(`${world.server.url}/api/me?ping=1`)).json()) as {
         client: { name: string };
-        owner: { username: string };
+        owner: { name: string };
         query: string[][];
       };
       assert.deepEqual(
-        [me.client.name, me.owner.username, me.query],
+        [me.client.name, me.owner.name, me.query],
         ['Recipe Box', 'dana', [['ping', '1']]],
       );
 

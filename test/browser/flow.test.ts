@@ -48,9 +48,9 @@ describe(
       assert.equal(arrived.searchParams.get('oauth_token'), client.temporary!.token);
       const api = await client.finish(arrived.searchParams.get('oauth_verifier')!);
       const me = (await (await api(`${world.server.url}/api/me`)).json()) as {
-        owner: { username: string };
+        owner: { name: string };
       };
-      assert.equal(me.owner.username, 'alice');
+      assert.equal(me.owner.name, 'alice');
     });
 
     it('Deny sends the browser to the callback with oauth_problem=user_refused, and no token can be had', async () => {

@@ -25,6 +25,7 @@ import { webPlugin } from '../../src/web/index.ts';
 import { requirement } from '../support/requirements.ts';
 import { startServer } from '../support/server.ts';
 import type { TestServer } from '../support/server.ts';
+import type { BuildOptions } from '../../src/http/app.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const PASSWORD = 'correct horse battery';
@@ -116,8 +117,10 @@ export interface BrowserWorld {
   close(): Promise<void>;
 }
 
-export async function startBrowserWorld(): Promise<BrowserWorld> {
-  const server = await startServer({ app: { pages: webPlugin } });
+export async function startBrowserWorld(
+  options: { readonly app?: Omit<BuildOptions, 'provider' | 'pages'> } = {},
+): Promise<BrowserWorld> {
+  const server = await startServer({ app: { ...options.app, pages: webPlugin } });
   const callback = await startCallbackServer();
   const browser = await launchChromium();
   const documents: Response[] = [];

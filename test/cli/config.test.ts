@@ -185,3 +185,67 @@ describe('latchkey reads its configuration at start-up', () => {
     assert.match(result.stderr, /^latchkey: config file .*none\.json: cannot be read \(ENOENT\)$/m);
   });
 });
+
+describe('identity settings (docs/identity.md)', () => {
+  const token = 'an-admin-token-of-at-least-thirty-two-characters';
+
+  it('defaults to local accounts', () => {
+    assert.equal(loadConfig({ env: {} }).identity.source, 'local');
+  });
+
+  it('reads the OpenID Connect settings, with the documented scopes and name claims', () => {
+    const config = loadConfig({
+      env: {
+        LATCHKEY_IDENTITY: 'oidc',
+        LATCHKEY_OIDC_ISSUER: 'https://idp.example',
+        LATCHKEY_OIDC_CLIENT_ID: 'latchkey',
+        LATCHKEY_OIDC_CLIENT_SECRET: 'secret',
+      },
+    });
+    assert.deepEqual(config.oidc, {
+      issuer: 'https://idp.example',
+      clientId: 'latchkey',
+      clientSecret: 'secret',
+      scopes: 'openid profile email',
+      nameClaims: ['name', 'preferred_username', 'email'],
+    });
+  });
+
+  it('refuses oidc without an issuer or a client id, naming what is missing', () => {
+    const error = refusal(() =>
+      loadConfig({
+        env: { LATCHKEY_IDENTITY: 'oidc', LATCHKEY_OIDC_ISSUER: 'https://idp.example' },
+      }),
+    );
+    assert.equal(error.setting, 'oidc.clientId');
+    assert.match(error.message, /^LATCHKEY_IDENTITY: oidc needs oidc\.clientId/);
+  });
+
+  it('refuses a plain-http issuer off loopback, and accepts one on loopback', () => {
+    const error = refusal(() =>
+      loadConfig({ env: { LATCHKEY_OIDC_ISSUER: 'http://idp.example' } }),
+    );
+    assert.match(error.message, /must be an https:\/\/ URL \(http:\/\/ only on loopback\)/);
+    for (const issuer of ['http://127.0.0.1:9000', 'http://localhost:9000', 'http://[::1]:9000']) {
+      assert.equal(loadConfig({ env: { LATCHKEY_OIDC_ISSUER: issuer } }).oidc.issuer, issuer);
+    }
+  });
+
+  it('refuses delegated without a login URL or an admin token, and a short admin token without echoing it', () => {
+    const missing = refusal(() =>
+      loadConfig({ env: { LATCHKEY_IDENTITY: 'delegated', LATCHKEY_ADMIN_TOKEN: token } }),
+    );
+    assert.equal(missing.setting, 'delegated.loginUrl');
+    const short = refusal(() => loadConfig({ env: { LATCHKEY_ADMIN_TOKEN: 'short-secret' } }));
+    assert.match(short.message, /^LATCHKEY_ADMIN_TOKEN: must be at least 32/);
+    assert.doesNotMatch(short.message, /short-secret/);
+    const config = loadConfig({
+      env: {
+        LATCHKEY_IDENTITY: 'delegated',
+        LATCHKEY_LOGIN_URL: 'https://login.example/login?tenant=acme',
+        LATCHKEY_ADMIN_TOKEN: token,
+      },
+    });
+    assert.equal(config.delegated.loginUrl, 'https://login.example/login?tenant=acme');
+  });
+});

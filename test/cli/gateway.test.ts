@@ -13,6 +13,7 @@ describe('latchkey serve --upstream (gateway mode from the command line and conf
   let upstream: EchoUpstream;
   let child: ReturnType<typeof spawn>;
   let url: string;
+  let ginaId: string;
   let credentials: {
     client: { key: string; secret: string };
     token: { token: string; secret: string };
@@ -30,12 +31,15 @@ describe('latchkey serve --upstream (gateway mode from the command line and conf
             { path: '/admin/*', scope: 'write' },
           ],
           ownerHeader: 'X-Api-User',
+          ownerNameHeader: 'X-Api-User-Name',
         },
       }),
     );
     await space.ok(['users', 'add', '--username', 'gina', '--password-stdin'], {
       input: 'correct horse battery\n',
     });
+    const users = JSON.parse(await space.ok(['users', 'list', '--json'])) as { id: string }[];
+    ginaId = users[0]!.id;
     const client = JSON.parse(
       await space.ok(['clients', 'add', '--name', 'Gateway CLI', '--json']),
     );
@@ -90,7 +94,8 @@ describe('latchkey serve --upstream (gateway mode from the command line and conf
     assert.equal(response.status, 200);
     const received = upstream.received.at(-1)!;
     assert.equal(received.url, '/orders?x=1');
-    assert.equal(received.headers['x-api-user'], 'gina');
+    assert.equal(received.headers['x-api-user'], ginaId);
+    assert.equal(received.headers['x-api-user-name'], 'gina');
     assert.equal(received.headers['x-oauth-client'], credentials.client.key);
   });
 

@@ -67,7 +67,7 @@ describe('latchkey import and export: the round trip', () => {
           report.clients.created,
           report.tokens.created,
         ],
-        [3, 4, 0, 0],
+        [3, 6, 0, 0],
       );
       assert.deepEqual(report.changes, []);
       assert.equal(await space.ok(['export', '--include-secrets']), before);
@@ -86,7 +86,7 @@ describe('latchkey import and export: the round trip', () => {
       const file = withFile(space, 'public.jsonl', exported.split('\n').filter(Boolean));
       const again = await space.run(['import', file]);
       assert.equal(again.code, 0, again.stderr);
-      assert.match(again.stdout, /Tokens: +0 created, 0 updated, 4 unchanged/);
+      assert.match(again.stdout, /Tokens: +0 created, 0 updated, 6 unchanged/);
     } finally {
       space.remove();
     }
@@ -98,7 +98,7 @@ describe('latchkey import and export: the round trip', () => {
       const file = join(space.dir, 'backup.jsonl');
       const result = await space.run(['export', '--include-secrets', '--output', file]);
       assert.equal(result.code, 0, result.stderr);
-      assert.match(result.stderr, /Exported 3 client\(s\) and 4 token\(s\)/);
+      assert.match(result.stderr, /Exported 3 client\(s\) and 6 token\(s\)/);
       const { statSync } = await import('node:fs');
       assert.equal(statSync(file).mode & 0o777, 0o600);
       assert.deepEqual(sorted(readFileSync(file, 'utf8')), [...exampleLines].sort());
@@ -256,10 +256,10 @@ describe('latchkey import: what it refuses and reports', () => {
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /^Dry run: nothing was written\.$/m);
       assert.match(result.stdout, /^Clients: 3 to create, 0 to update, 0 unchanged/m);
-      assert.match(result.stdout, /^Tokens: +4 to create/m);
+      assert.match(result.stdout, /^Tokens: +6 to create/m);
       assert.match(
         result.stdout,
-        /^Owners: +4 to create without a password \(dana, alice, bob, carol\)/m,
+        /^Owners: +6 to create without a password \(dana, alice, bob, carol, oidc:248289761001, delegated:employee-4711\)/m,
       );
       assert.equal(await space.ok(['export']), '');
       assert.equal(await space.ok(['users', 'list', '--json']), '[]\n');

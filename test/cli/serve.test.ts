@@ -153,10 +153,10 @@ describe(
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stderr, /^HTTP 200/);
       const me = JSON.parse(result.stdout) as {
-        owner: { username: string };
+        owner: { name: string };
         client: { key: string };
       };
-      assert.equal(me.owner.username, 'alice');
+      assert.equal(me.owner.name, 'alice');
       assert.equal(me.client.key, client.key);
     });
 

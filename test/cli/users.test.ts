@@ -32,7 +32,7 @@ describe('latchkey users (resource owner accounts)', () => {
     });
     const users = JSON.parse(await space.ok(['users', 'list', '--json'])) as { username: string }[];
     assert.ok(users.some((user) => user.username === 'bob'));
-    assert.match(await space.ok(['users', 'list']), /^bob +\S+ +\S+$/m);
+    assert.match(await space.ok(['users', 'list']), /^bob +local +\S+ +bob +\S+ +\S+$/m);
   });
 
   it('changes a password with passwd: the new one signs in, the old one no longer', async () => {

@@ -70,7 +70,12 @@ for (const { method, transmission } of eachCombination()) {
       assertOk(answer);
       assert.deepEqual(json(answer), {
         client: { key: client().key, name: client().name },
-        owner: { id: world.owner.id, username: world.owner.username },
+        owner: {
+          id: world.owner.id,
+          subject: world.owner.subject,
+          name: world.owner.name,
+          source: 'local',
+        },
         scope: 'read write',
         method: 'POST',
         query: [

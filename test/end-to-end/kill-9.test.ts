@@ -22,6 +22,7 @@ import {
 import type { ClientCredentials, SignedRequest, TokenCredentials } from '../../src/client/index.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
+import { localOwnerRecord } from '../support/owners.ts';
 
 const SCRIPT = new URL('../support/kill-9-server.ts', import.meta.url).pathname;
 const WORKERS = 8;
@@ -67,7 +68,11 @@ before(async () => {
   const provider = createProvider({ store });
   const registered = await provider.clients.register({ name: 'Kill -9 app' });
   client = { key: registered.key, secret: registered.secret };
-  ownerId = (await store.owners.create({ id: 'owner-k9', username: 'k9', passwordHash: 'x' })).id;
+  ownerId = (
+    await store.owners.create(
+      localOwnerRecord({ id: 'owner-k9', username: 'k9', passwordHash: 'x' }),
+    )
+  ).id;
   await provider.close();
   await store.close();
 });

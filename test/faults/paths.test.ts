@@ -67,7 +67,7 @@ describe('Issue 6 faults: every path answers 503 with Retry-After', { skip }, ()
       method: 'POST',
       headers: { cookie: cookiesOf(form), 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
-        username: owner.username,
+        username: owner.username!,
         password: 'a long password',
         next: '/account/apps',
         _csrf: csrfToken(await form.text()),

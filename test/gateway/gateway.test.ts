@@ -47,7 +47,12 @@ describe('Gateway mode: verify, then forward to the upstream API', () => {
     await app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     client = await provider.clients.register({ name: 'Gateway test app' });
-    const owner = await provider.owners.create('gateway-owner', 'correct horse battery');
+    // An owner of the team's own login app: the upstream knows it by its subject.
+    const owner = await provider.owners.signInExternal({
+      source: 'delegated',
+      subject: 'user-42',
+      name: 'Zoë Ådams',
+    });
     token = await provider.tokens.issue({
       clientKey: client.key,
       ownerId: owner.id,
@@ -103,11 +108,13 @@ describe('Gateway mode: verify, then forward to the upstream API', () => {
     });
   }
 
-  it('tells the upstream who is calling with X-OAuth-Client, X-OAuth-Owner and X-OAuth-Scope', async () => {
+  it('tells the upstream who is calling: X-OAuth-Client, X-OAuth-Owner (the subject), X-OAuth-Owner-Name (percent-encoded) and X-OAuth-Scope', async () => {
     await send({ method: 'GET', url: '/orders' });
     const headers = last().headers;
     assert.equal(headers['x-oauth-client'], client.key);
-    assert.equal(headers['x-oauth-owner'], 'gateway-owner');
+    assert.equal(headers['x-oauth-owner'], 'user-42');
+    assert.equal(headers['x-oauth-owner-name'], 'Zo%C3%AB%20%C3%85dams');
+    assert.equal(decodeURIComponent(String(headers['x-oauth-owner-name'])), 'Zoë Ådams');
     assert.equal(headers['x-oauth-scope'], 'read');
   });
 
@@ -115,16 +122,24 @@ describe('Gateway mode: verify, then forward to the upstream API', () => {
     await send({
       method: 'GET',
       url: '/orders',
-      headers: { 'X-OAuth-Owner': 'admin', 'X-OAuth-Scope': 'read write admin' },
+      headers: {
+        'X-OAuth-Owner': 'admin',
+        'X-OAuth-Owner-Name': 'Admin',
+        'X-OAuth-Scope': 'read write admin',
+      },
     });
-    assert.equal(last().headers['x-oauth-owner'], 'gateway-owner');
+    assert.equal(last().headers['x-oauth-owner'], 'user-42');
+    assert.equal(last().headers['x-oauth-owner-name'], 'Zo%C3%AB%20%C3%85dams');
     assert.equal(last().headers['x-oauth-scope'], 'read');
   });
 
   it('removes forged identity headers on public paths too', async () => {
-    const response = await fetch(`${base}/public/info`, { headers: { 'x-oauth-owner': 'admin' } });
+    const response = await fetch(`${base}/public/info`, {
+      headers: { 'x-oauth-owner': 'admin', 'x-oauth-owner-name': 'Admin' },
+    });
     assert.equal(response.status, 200);
     assert.equal(last().headers['x-oauth-owner'], undefined);
+    assert.equal(last().headers['x-oauth-owner-name'], undefined);
   });
 
   it('forwards a non-form body byte for byte', async () => {

@@ -20,7 +20,7 @@ import type { DriverResult, DriverRun, MeResponse, Transmission } from './run-dr
 export interface InteropServer {
   readonly url: string;
   readonly client: { readonly key: string; readonly secret: string };
-  readonly owner: { readonly username: string };
+  readonly owner: { readonly name: string };
   approve(temporaryToken: string): string | Promise<string>;
   /**
    * Credentials as another provider issued them (imported), with secrets of any characters:
@@ -145,7 +145,7 @@ export function describeInterop(driver: Driver, target: InteropTarget): void {
             const me = body(result.me.post);
             assert.equal(result.me.post?.status, 200, explain(result, server));
             assert.deepEqual((me.client as { key?: unknown }).key, server.client.key);
-            assert.deepEqual((me.owner as { username?: unknown }).username, server.owner.username);
+            assert.deepEqual((me.owner as { name?: unknown }).name, server.owner.name);
             const expected = driver.sendsScope ? target.scope.expected : target.defaultScope;
             assert.deepEqual(me.scope, expected);
           });

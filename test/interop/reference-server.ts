@@ -27,7 +27,7 @@ export interface ReferenceServerOptions {
 export interface ReferenceServer {
   readonly url: string;
   readonly client: { readonly key: string; readonly secret: string; readonly name: string };
-  readonly owner: { readonly id: string; readonly username: string };
+  readonly owner: { readonly id: string; readonly subject: string; readonly name: string };
   /** The owner approves the temporary credentials; returns the verifier (§2.2). */
   approve(temporaryToken: string): string;
   /** Base strings of requests whose signature did not verify, for failure messages. */
@@ -48,7 +48,7 @@ export async function startReferenceServer(
   options: ReferenceServerOptions = {},
 ): Promise<ReferenceServer> {
   const client = { key: `ref-${random()}`, secret: `s&e c+r%t~${random()}`, name: 'Interop' };
-  const owner = { id: 'owner-1', username: 'alice' };
+  const owner = { id: 'owner-1', subject: 'owner-1', name: 'alice' };
   const publicKey =
     options.rsaPublicKey === undefined ? undefined : parseRsaPublicKey(options.rsaPublicKey);
   const temporary = new Map<string, Credentials>();

@@ -94,7 +94,8 @@ export function describeMountedVerifier(name: string, start: StartMountedApp): v
       assert.equal(response.status, 200, response.text);
       const body = JSON.parse(response.text);
       assert.deepEqual(body.caller.client, { key: client.key, name: 'Mounted test app' });
-      assert.equal(body.caller.owner.username, 'mounted-owner');
+      assert.equal(body.caller.owner.name, 'mounted-owner');
+      assert.equal(body.caller.owner.subject, body.caller.owner.id);
       assert.equal(body.caller.scope, 'read');
     });
 

@@ -129,10 +129,7 @@ describe('Issue 6 several instances sharing PostgreSQL and Redis', { skip }, () 
     const token = await exchangeOn(second, client, temporary, verifier);
     const answer = await me(first, client, token);
     assert.equal(answer.status, 200, answer.text);
-    assert.equal(
-      (JSON.parse(answer.text) as { owner: { username: string } }).owner.username,
-      username,
-    );
+    assert.equal((JSON.parse(answer.text) as { owner: { name: string } }).owner.name, username);
   });
 
   it('refuses on one instance a nonce already used on the other', async () => {

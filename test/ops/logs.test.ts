@@ -68,8 +68,8 @@ describe('Issue 6 logs: a full flow logged at trace level', () => {
     const owner = await world.owner();
     const client = await world.client();
     const browser = world.browser();
-    assert.equal((await browser.signIn(owner.username, WRONG_PASSWORD)).statusCode, 422);
-    assert.equal((await browser.signIn(owner.username)).statusCode, 303);
+    assert.equal((await browser.signIn(owner.username!, WRONG_PASSWORD)).statusCode, 422);
+    assert.equal((await browser.signIn(owner.username!)).statusCode, 303);
     const send = recordingFetch(injectFetch(world.app), signatures);
     const credentials = { key: client.key, secret: client.secret };
     const temporary = await processTemporaryCredentialsResponse(

@@ -118,7 +118,7 @@ describe('Issue 6 /metrics: what it counts over a full flow', () => {
     const owner = await world.owner();
     const client = await world.client();
     const browser = world.browser();
-    await browser.signIn(owner.username);
+    await browser.signIn(owner.username!);
     const { api } = await connect(world, browser, client);
     await api('http://127.0.0.1/api/me');
     await world.app.inject({

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { describeClients, describeOwners } from './contract/clients-owners.ts';
 import { type MakeStore, useStore } from './contract/fixtures.ts';
 import { describeExchange } from './contract/exchange.ts';
+import { describeLoginChallenges } from './contract/login-challenges.ts';
 import { describeNonces } from './contract/nonces.ts';
 import { describeAttempts, describeSessions } from './contract/sessions-attempts.ts';
 import { describeTemporaryCredentials } from './contract/temporary-credentials.ts';
@@ -28,6 +29,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
     describeSessions(store);
     describeAttempts(store);
     describeTransfer(store);
+    describeLoginChallenges(store);
 
     describe('health', () => {
       it('answers ping while open', async () => {

@@ -104,6 +104,42 @@ describe('PostgreSQL', { skip: postgresSkip }, () => {
       assert.equal(applied.rows[0]?.n, migrations.length);
     });
 
+    it('turns the accounts of a version 1 schema into local owners, keeping their tokens', async () => {
+      const schema = freshSchema();
+      const name = pg.escapeIdentifier(schema);
+      await pool.query(`CREATE SCHEMA ${name}`);
+      const client = await pool.connect();
+      try {
+        await client.query(`SET search_path TO ${name}`);
+        await client.query(migrations[0]!);
+        await client.query(`
+          CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL);
+          INSERT INTO schema_migrations VALUES (1, 0);
+          INSERT INTO owners VALUES ('owner-1', 'alice', 'scrypt$hash', 1);
+          INSERT INTO clients VALUES ('client-1', 's', 'App', '', NULL, '{}', '{}', NULL, false, false, NULL, 1);
+          INSERT INTO token_credentials VALUES ('token-1', 's', 'client-1', 'owner-1', 'read', 1, NULL, NULL, NULL);
+        `);
+      } finally {
+        client.release();
+      }
+      const store = await createPostgresStore({ connectionString: postgresUrl, schema });
+      try {
+        assert.deepEqual(await store.owners.findById('owner-1'), {
+          id: 'owner-1',
+          source: 'local',
+          subject: 'owner-1',
+          issuer: null,
+          name: 'alice',
+          username: 'alice',
+          passwordHash: 'scrypt$hash',
+          createdAt: 1,
+        });
+        assert.equal((await store.tokenCredentials.find('token-1'))?.ownerId, 'owner-1');
+      } finally {
+        await store.close();
+      }
+    });
+
     it('refuses a schema newer than it knows, saying so', async () => {
       const schema = freshSchema();
       await migrate(pool, schema);

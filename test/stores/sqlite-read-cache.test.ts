@@ -8,6 +8,7 @@ import { createSqliteStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/index.ts';
 import { startCheckpointer, type CheckpointReport } from '../../src/store/sqlite/checkpointer.ts';
 import { StoreUnavailableError } from '../../src/store/index.ts';
+import { localOwnerRecord } from '../support/owners.ts';
 
 describe('SQLite store: the read cache and the nonce group commit', () => {
   let dir: string;
@@ -41,11 +42,9 @@ describe('SQLite store: the read cache and the nonce group commit', () => {
       developerId: null,
       disabled: false,
     });
-    const owner = await cli.owners.create({
-      id: `owner-${suffix}`,
-      username: `user-${suffix}`,
-      passwordHash: 'x',
-    });
+    const owner = await cli.owners.create(
+      localOwnerRecord({ id: `owner-${suffix}`, username: `user-${suffix}`, passwordHash: 'x' }),
+    );
     const token = await cli.tokenCredentials.create({
       token: `token-${suffix}`,
       secret: 's',

@@ -3,6 +3,7 @@
 // resolved, until the parent kills it.
 import { randomUUID } from 'node:crypto';
 import { createSqliteStore } from '../../src/store/index.ts';
+import { localOwnerRecord } from '../support/owners.ts';
 
 const path = process.argv[2];
 if (path === undefined) throw new Error('usage: sqlite-writer.ts <database path>');
@@ -24,7 +25,7 @@ await store.clients.create({
   developerId: null,
   disabled: false,
 });
-await store.owners.create({ id: ownerId, username: ownerId, passwordHash: 'h' });
+await store.owners.create(localOwnerRecord({ id: ownerId, username: ownerId, passwordHash: 'h' }));
 
 const timestamp = Math.floor(Date.now() / 1000);
 // Bounded, so an orphan cannot run forever if the parent dies first.

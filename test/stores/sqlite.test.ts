@@ -105,6 +105,42 @@ describe('SQLite store: migrations', () => {
     assert.equal(inspect(path, schemaVersion), migrations.length);
   });
 
+  it('turns the accounts of a version 3 database into local owners, keeping their tokens and sessions', async () => {
+    const path = freshPath();
+    const db = new DatabaseSync(path, { enableForeignKeyConstraints: true });
+    for (const [index, sql] of migrations.slice(0, 3).entries()) {
+      db.exec(sql);
+      db.exec(`PRAGMA user_version = ${index + 1}`);
+    }
+    db.exec(`
+      INSERT INTO owners VALUES ('owner-1', 'alice', 'scrypt$hash', 1);
+      INSERT INTO clients VALUES ('client-1', 's', 'App', '', NULL, '[]', '[]', NULL, 0, 0, NULL, 1);
+      INSERT INTO token_credentials VALUES ('token-1', 's', 'client-1', 'owner-1', 'read', 1, NULL, NULL, NULL);
+      INSERT INTO sessions VALUES ('session-1', 'owner-1', 1, 9999999999999);
+    `);
+    db.close();
+    const store = createSqliteStore({ path });
+    try {
+      assert.deepEqual(await store.owners.findById('owner-1'), {
+        id: 'owner-1',
+        source: 'local',
+        subject: 'owner-1',
+        issuer: null,
+        name: 'alice',
+        username: 'alice',
+        passwordHash: 'scrypt$hash',
+        createdAt: 1,
+      });
+      assert.equal((await store.tokenCredentials.find('token-1'))?.ownerId, 'owner-1');
+      assert.equal((await store.sessions.find('session-1', 2))?.ownerId, 'owner-1');
+      // The foreign keys still hold: removing the owner still removes its token.
+      await store.owners.remove('owner-1');
+      assert.equal(await store.tokenCredentials.find('token-1'), undefined);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses a database whose schema is newer than it knows, saying so', async () => {
     const path = freshPath();
     await createSqliteStore({ path }).close();

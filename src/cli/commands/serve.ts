@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { advertise as Advertise } from '../../http/routes/advertisement.ts';
 import { ConfigError, settingNames, spellings } from '../../config.ts';
 import type { LatchkeyConfig } from '../../config.ts';
+import type { IdentityOptions } from '../../provider/index.ts';
 import { openProvider } from '../context.ts';
 import { CommandFailure } from '../errors.ts';
 import { note, print } from '../output.ts';
@@ -31,6 +32,29 @@ function readTls(config: LatchkeyConfig): { cert: string; key: string } | undefi
     }
   };
   return { cert: read('tlsCert', config.tlsCert), key: read('tlsKey', config.tlsKey) };
+}
+
+/** The identity source as configured (loadConfig checked that its settings are there). */
+function identityOf(config: LatchkeyConfig): IdentityOptions {
+  switch (config.identity.source) {
+    case 'oidc':
+      return {
+        source: 'oidc',
+        issuer: config.oidc.issuer!,
+        clientId: config.oidc.clientId!,
+        clientSecret: config.oidc.clientSecret,
+        scopes: config.oidc.scopes,
+        nameClaims: config.oidc.nameClaims,
+      };
+    case 'delegated':
+      return {
+        source: 'delegated',
+        loginUrl: config.delegated.loginUrl!,
+        adminToken: config.delegated.adminToken!,
+      };
+    default:
+      return { source: 'local' };
+  }
 }
 
 /** The URL to print: the public one, else the address we listen on. */
@@ -73,6 +97,7 @@ export function registerServe(program: Command): void {
           logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
           bodyLimit: config.bodyLimit,
           sessionSecret: config.sessionSecret,
+          identity: identityOf(config),
           metrics: { public: config.metricsPublic, token: config.metricsToken },
           gateway:
             config.gateway.upstream === undefined
@@ -83,6 +108,7 @@ export function registerServe(program: Command): void {
                   identityHeaders: {
                     client: config.gateway.clientHeader,
                     owner: config.gateway.ownerHeader,
+                    ownerName: config.gateway.ownerNameHeader,
                     scope: config.gateway.scopeHeader,
                   },
                   connectTimeoutMs: config.gateway.connectTimeoutMs,
@@ -106,6 +132,15 @@ export function registerServe(program: Command): void {
           `(on every interface, --host ${config.host}; set publicUrl to advertise a public URL)`,
         );
       }
+      const identity = identityOf(config);
+      print(
+        `Owners sign in through: ${identity.source}` +
+          (identity.source === 'oidc'
+            ? ` (${identity.issuer})`
+            : identity.source === 'delegated'
+              ? ` (${identity.loginUrl})`
+              : ''),
+      );
       print(`Endpoint advertisement (also at ${base}/.well-known/oauth1-provider):`);
       print(JSON.stringify(advertise(base, provider, config.paths), null, 2));
 

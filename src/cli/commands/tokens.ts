@@ -42,7 +42,7 @@ export function registerTokens(program: Command): void {
   store(tokens.command('issue'))
     .description('issue token credentials for a user and a client without the flow (printed once)')
     .requiredOption('--client <key>', 'client key')
-    .requiredOption('--user <username>', 'the resource owner')
+    .requiredOption('--user <user>', 'the resource owner: username, id or external subject')
     .option('--scope <scope>', 'space-separated scope names (default: the default scope)')
     .option(
       '--lifetime <seconds>',
@@ -57,7 +57,7 @@ export function registerTokens(program: Command): void {
         throw new UsageError('--secret goes with --token (to migrate existing credentials)');
       }
       const issued = await withProvider(configOf(command), async (p) => {
-        const owner = await p.owners.get(options.user);
+        const owner = await p.owners.resolve(options.user);
         return p.tokens.issue({
           clientKey: options.client,
           ownerId: owner.id,
@@ -90,20 +90,21 @@ export function registerTokens(program: Command): void {
 
   store(tokens.command('list'))
     .description('list token credentials (never their secrets)')
-    .option('--user <username>', 'only this resource owner')
+    .option('--user <user>', 'only this resource owner: username, id or external subject')
     .option('--client <key>', 'only this client')
     .option('--json', 'print JSON')
     .action(
       async (options: { user?: string; client?: string; json?: boolean }, command: Command) => {
         const now = Date.now();
         const rows = await withProvider(configOf(command), async (p) => {
-          const owner = options.user === undefined ? undefined : await p.owners.get(options.user);
+          const owner =
+            options.user === undefined ? undefined : await p.owners.resolve(options.user);
           if (options.client !== undefined) await p.clients.get(options.client);
           const found = await p.tokens.list({
             ...(owner === undefined ? {} : { ownerId: owner.id }),
             ...(options.client === undefined ? {} : { clientKey: options.client }),
           });
-          const names = new Map((await p.owners.list()).map((o) => [o.id, o.username]));
+          const names = new Map((await p.owners.list()).map((o) => [o.id, o.name]));
           return found.map((t) => ({
             token: t.token,
             client: t.clientKey,

@@ -1,4 +1,8 @@
-/** `latchkey users`: the resource owners' accounts they sign in with on the authorization page. */
+/**
+ * `latchkey users`: resource owners. Local accounts are added here and sign in with a
+ * password; owners from an OpenID Connect provider or a login app appear on their first
+ * sign-in (docs/identity.md) and are listed and removed the same way.
+ */
 import type { Command } from 'commander';
 import { withProvider } from '../context.ts';
 import { print, printJson, table, time } from '../output.ts';
@@ -21,7 +25,7 @@ function passwordOptions(command: Command): Command {
 }
 
 export function registerUsers(program: Command): void {
-  const users = program.command('users').description('manage resource owner accounts');
+  const users = program.command('users').description('manage resource owners');
   const store = (command: Command) => withSettings(command, storeSettingNames);
 
   passwordOptions(store(users.command('add')))
@@ -35,35 +39,43 @@ export function registerUsers(program: Command): void {
       const config = configOf(command);
       const password = await passwordFrom(options);
       const owner = await withProvider(config, (p) => p.owners.create(options.username, password));
-      print(`Created user ${owner.username}.`);
+      print(`Created user ${owner.name}.`);
     });
 
   store(users.command('list'))
-    .description('list the accounts')
+    .description('list the resource owners, whatever their identity source')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const owners = await withProvider(configOf(command), (p) => p.owners.list());
       const view = owners.map((o) => ({
         id: o.id,
+        source: o.source,
+        subject: o.subject,
+        issuer: o.issuer,
+        name: o.name,
         username: o.username,
         createdAt: time(o.createdAt),
       }));
       if (options.json === true) return printJson(view);
-      if (view.length === 0) return print('No users. Create one with `latchkey users add`.');
+      if (view.length === 0) {
+        return print(
+          'No users. Create one with `latchkey users add`, or sign in through your identity provider.',
+        );
+      }
       print(
         table(
-          ['USERNAME', 'ID', 'CREATED'],
-          view.map((o) => [o.username, o.id, o.createdAt]),
+          ['NAME', 'SOURCE', 'SUBJECT', 'USERNAME', 'ID', 'CREATED'],
+          view.map((o) => [o.name, o.source, o.subject, o.username ?? '-', o.id, o.createdAt]),
         ),
       );
     });
 
   store(users.command('remove'))
-    .description('remove an account and every token it granted')
-    .argument('<username>')
-    .action(async (username: string, _options: object, command: Command) => {
-      await withProvider(configOf(command), (p) => p.owners.remove(username));
-      print(`Removed user ${username}.`);
+    .description('remove a user (username, id or external subject) and every token it granted')
+    .argument('<user>', 'a local username, an owner id, or the subject of an external owner')
+    .action(async (reference: string, _options: object, command: Command) => {
+      const owner = await withProvider(configOf(command), (p) => p.owners.remove(reference));
+      print(`Removed user ${owner.name} (${owner.source} ${owner.subject}).`);
     });
 
   passwordOptions(store(users.command('passwd')))

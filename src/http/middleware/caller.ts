@@ -4,18 +4,17 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OAuthError } from '../../protocol/index.ts';
-import type { IncomingRequest, Provider, ResourceOptions } from '../../provider/index.ts';
+import type {
+  IncomingRequest,
+  Provider,
+  ResourceOptions,
+  VerifiedCaller,
+} from '../../provider/index.ts';
 import { isFormContentType } from '../../protocol/index.ts';
 import { failureAnswer } from '../error-reply.ts';
 
-/** Who is calling: the client, the owner it acts for (null when signed by the client alone), the scope. */
-export interface OAuthCaller {
-  readonly client: { readonly key: string; readonly name: string };
-  readonly owner: { readonly id: string; readonly username: string } | null;
-  readonly scope: string | null;
-  /** The token credential's identifier, or null for a two-legged request. */
-  readonly token: string | null;
-}
+/** Who is calling (the provider's verified caller): client, owner (subject, name), scope, token. */
+export type OAuthCaller = VerifiedCaller;
 
 /** Verifies a protected-resource request and describes the caller. Throws OAuthError. */
 export async function identifyCaller(
@@ -23,15 +22,7 @@ export async function identifyCaller(
   incoming: IncomingRequest,
   resource: ResourceOptions,
 ): Promise<OAuthCaller> {
-  const verified = await provider.verifyResourceRequest(incoming, resource);
-  const token = verified.tokenCredential;
-  const owner = token === undefined ? undefined : await provider.owners.findById(token.ownerId);
-  return {
-    client: { key: verified.client.key, name: verified.client.name },
-    owner: owner === undefined ? null : { id: owner.id, username: owner.username },
-    scope: token === undefined ? null : token.scope,
-    token: token === undefined ? null : token.token,
-  };
+  return (await provider.verifyResourceRequest(incoming, resource)).caller;
 }
 
 /**

@@ -4,7 +4,7 @@
  * dependency of Latchkey.
  * @example
  * app.use('/api', latchkeyExpress({ provider }));
- * app.get('/api/photos', (req, res) => res.json({ for: req.oauth.owner?.username }));
+ * app.get('/api/photos', (req, res) => res.json({ for: req.oauth.owner?.subject }));
  *
  * Mount it before `express.urlencoded()`, or give that parser
  * `verify: (req, _res, buf) => { req.rawBody = buf }`: form parameters are signed, so the

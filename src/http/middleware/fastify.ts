@@ -5,7 +5,7 @@
  * Form bodies are kept as text for the signature and parsed for the handler.
  * @example
  * await app.register(latchkeyFastify, { provider });
- * app.get('/photos', async (request) => ({ owner: request.oauth?.owner?.username }));
+ * app.get('/photos', async (request) => ({ owner: request.oauth?.owner?.subject }));
  */
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';

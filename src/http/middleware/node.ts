@@ -5,7 +5,7 @@
  * http.createServer(async (req, res) => {
  *   const verified = await verify(req, res); // answers the failure itself
  *   if (verified === undefined) return;
- *   res.end(`hello ${verified.caller.owner?.username}`);
+ *   res.end(`hello ${verified.caller.owner?.name}`);
  * });
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,7 +1,8 @@
 /**
  * `/api/me`: the protected resource every deployment has, for checking credentials and
  * diagnosing a client. Any method; a request signed by the client alone is accepted
- * (owner null). It echoes the non-protocol parameters the signature covered, decoded.
+ * (owner null). The owner is given by its subject in its identity source (docs/identity.md)
+ * and its display name. It echoes the non-protocol parameters the signature covered, decoded.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Provider } from '../../provider/index.ts';
@@ -17,17 +18,12 @@ export function registerApiMe(
     const verified = await provider.verifyResourceRequest(toIncomingRequest(request, transport), {
       tokenRequired: false,
     });
-    const token = verified.tokenCredential;
-    const owner =
-      token === undefined
-        ? undefined
-        : (provider.owners.peekById(token.ownerId) ??
-          (await provider.owners.findById(token.ownerId)));
+    const { caller } = verified;
     // Spec "Server obligations": keep authenticated content out of shared caches.
     return reply.header('cache-control', 'no-store').send({
-      client: { key: verified.client.key, name: verified.client.name },
-      owner: owner === undefined ? null : { id: owner.id, username: owner.username },
-      scope: token === undefined ? null : token.scope,
+      client: caller.client,
+      owner: caller.owner,
+      scope: caller.scope,
       method: request.method,
       query: verified.parameters.query,
       form: verified.parameters.form,

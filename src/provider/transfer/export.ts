@@ -4,7 +4,13 @@
  * Every field is written, in one order, times as ISO 8601 with milliseconds, so exporting
  * what an import wrote gives the same lines. Secrets only when asked for.
  */
-import type { Client, Store, TokenCredential } from '../../store/types.ts';
+import type { Client, Owner, Store, TokenCredential } from '../../store/types.ts';
+
+/** An owner reference as written: a delegated owner has no issuer at all (records.ts). */
+export type ExportedOwner =
+  | { readonly username: string }
+  | { readonly source: 'oidc'; readonly issuer: string | null; readonly subject: string }
+  | { readonly source: 'delegated'; readonly subject: string };
 
 export interface ExportOptions {
   /** Write client and token secrets (default: left out; the import then keeps stored ones). */
@@ -21,13 +27,21 @@ function isoOrNull(ms: number | null): string | null {
   return ms === null ? null : iso(ms);
 }
 
+/** An owner as a record names it: a local one by username, another by source and subject. */
+export function ownerReferenceOf(owner: Owner): ExportedOwner {
+  if (owner.source === 'local' && owner.username !== null) return { username: owner.username };
+  return owner.source === 'oidc'
+    ? { source: 'oidc', issuer: owner.issuer, subject: owner.subject }
+    : { source: 'delegated', subject: owner.subject };
+}
+
 /** A client as a record. A client without a shared secret says so (null) even without secrets. */
 export function clientRecordOf(
   client: Client,
-  usernames: ReadonlyMap<string, string>,
+  owners: ReadonlyMap<string, ExportedOwner>,
   includeSecrets: boolean,
 ) {
-  const developer = client.developerId === null ? undefined : usernames.get(client.developerId);
+  const developer = client.developerId === null ? undefined : owners.get(client.developerId);
   return {
     kind: 'client',
     key: client.key,
@@ -41,14 +55,14 @@ export function clientRecordOf(
     constrainedDevice: client.constrainedDevice,
     verified: client.verified,
     disabled: client.disabled,
-    developer: developer === undefined ? null : { username: developer },
+    developer: developer ?? null,
     createdAt: iso(client.createdAt),
   };
 }
 
 export function tokenRecordOf(
   token: TokenCredential,
-  usernames: ReadonlyMap<string, string>,
+  owners: ReadonlyMap<string, ExportedOwner>,
   includeSecrets: boolean,
 ) {
   return {
@@ -56,7 +70,8 @@ export function tokenRecordOf(
     token: token.token,
     ...(includeSecrets ? { secret: token.secret } : {}),
     client: token.clientKey,
-    owner: { username: usernames.get(token.ownerId) ?? token.ownerId },
+    // Every token has its owner (a foreign key); the id only if the owner vanished meanwhile.
+    owner: owners.get(token.ownerId) ?? { username: token.ownerId },
     scope: token.scope,
     issuedAt: iso(token.issuedAt),
     expiresAt: isoOrNull(token.expiresAt),
@@ -74,16 +89,16 @@ export async function* exportRecords(
 ): AsyncGenerator<ExportedRecord> {
   const includeSecrets = options.includeSecrets === true;
   const pageSize = options.pageSize ?? 1000;
-  const usernames = new Map((await store.owners.list()).map((o) => [o.id, o.username]));
+  const owners = new Map((await store.owners.list()).map((o) => [o.id, ownerReferenceOf(o)]));
   for (let after: string | undefined; ;) {
     const page = await store.transfer.clientsAfter(after, pageSize);
-    for (const client of page) yield clientRecordOf(client, usernames, includeSecrets);
+    for (const client of page) yield clientRecordOf(client, owners, includeSecrets);
     if (page.length < pageSize) break;
     after = page.at(-1)!.key;
   }
   for (let after: string | undefined; ;) {
     const page = await store.transfer.tokensAfter(after, pageSize);
-    for (const token of page) yield tokenRecordOf(token, usernames, includeSecrets);
+    for (const token of page) yield tokenRecordOf(token, owners, includeSecrets);
     if (page.length < pageSize) break;
     after = page.at(-1)!.token;
   }

@@ -20,7 +20,8 @@ import type { Policy } from '../policy.ts';
 import { planClient, planToken } from './plan.ts';
 import type { Decision, Outcome } from './plan.ts';
 import { parseRecord } from './records.ts';
-import type { ClientRecord, TokenRecord, TransferRecord } from './records.ts';
+import { ownerKey, ownerLabel } from './records.ts';
+import type { ClientRecord, OwnerReference, TokenRecord, TransferRecord } from './records.ts';
 
 export interface ImportOptions {
   /** Overwrite a stored credential that differs from its record (default: report a conflict). */
@@ -90,9 +91,10 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
   const dryRun = options.dryRun === true;
   const fileClients = new Set<string>();
   const clientReferences = new Map<string, Reference>();
-  const usernames = new Map<string, Reference>();
+  /** Owners referred to, by ownerKey: the reference, and where it first appears. */
+  const owners = new Map<string, Reference & { readonly owner: OwnerReference }>();
   const ownerIds = new Map<string, string>();
-  const newOwners: string[] = [];
+  const newOwners: OwnerReference[] = [];
   /** Client keys of the file that were neither stored nor importable: their tokens cannot be. */
   const unimported = new Map<string, number>();
   const problems: LineProblem[] = [];
@@ -108,30 +110,46 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
     problems.push({ line, message: `${field}${error.message}` });
   }
 
+  function findOwner(reference: OwnerReference) {
+    return 'username' in reference
+      ? store.owners.findByUsername(reference.username)
+      : store.owners.findByIdentity(reference);
+  }
+
   async function resolveOwners(): Promise<void> {
-    const names = [...usernames.keys()];
-    for (let i = 0; i < names.length; i += 100) {
-      const found = await Promise.all(
-        names.slice(i, i + 100).map((name) => store.owners.findByUsername(name)),
-      );
-      for (const owner of found) if (owner !== undefined) ownerIds.set(owner.username, owner.id);
+    const entries = [...owners];
+    for (let i = 0; i < entries.length; i += 100) {
+      const slice = entries.slice(i, i + 100);
+      const found = await Promise.all(slice.map(([, entry]) => findOwner(entry.owner)));
+      slice.forEach(([key], j) => {
+        const owner = found[j];
+        if (owner !== undefined) ownerIds.set(key, owner.id);
+      });
     }
-    for (const [name, reference] of usernames) {
-      if (ownerIds.has(name)) continue;
+    for (const [key, entry] of owners) {
+      if (ownerIds.has(key)) continue;
       if (options.createOwners === true) {
         try {
-          checkUsername(name);
-          newOwners.push(name);
+          if ('username' in entry.owner) checkUsername(entry.owner.username);
+          newOwners.push(entry.owner);
         } catch (error) {
-          problem(reference.line, error);
+          problem(entry.line, error);
         }
         continue;
       }
+      const how = 'username' in entry.owner ? 'create it with `latchkey users add`, or ' : '';
       problems.push({
-        line: reference.line,
-        message: `no local user "${name}"${more(reference)} (create it with \`latchkey users add\`, or import with --create-owners)`,
+        line: entry.line,
+        message: `no ${ownerLabel(entry.owner)}${more(entry)} (${how}import with --create-owners)`,
       });
     }
+  }
+
+  function referOwner(reference: OwnerReference, line: number): void {
+    const key = ownerKey(reference);
+    const known = owners.get(key);
+    if (known === undefined) owners.set(key, { owner: reference, line, count: 1 });
+    else known.count += 1;
   }
 
   async function resolveClients(): Promise<void> {
@@ -144,9 +162,10 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
     }
   }
 
-  function ownerId(name: string): string {
+  function ownerId(reference: OwnerReference): string {
     // A dry run does not create owners: their rows are compared as new ones anyway.
-    return ownerIds.get(name) ?? `(new owner ${name})`;
+    const key = ownerKey(reference);
+    return ownerIds.get(key) ?? `(new owner ${key})`;
   }
 
   function decideClient(record: ClientRecord, stored: Client | undefined): Decision<Client> {
@@ -155,7 +174,7 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
         ? undefined
         : record.developer === null
           ? null
-          : ownerId(record.developer.username);
+          : ownerId(record.developer);
     return planClient(record, stored, developer, update, deps.now());
   }
 
@@ -170,7 +189,7 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
     return planToken(
       record,
       stored,
-      ownerId(record.owner.username),
+      ownerId(record.owner),
       policy.defaultScope,
       update,
       deps.now(),
@@ -184,10 +203,10 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
         const record = parse(item);
         if (record.kind === 'client') {
           fileClients.add(record.key);
-          if (record.developer) refer(usernames, record.developer.username, item.line);
+          if (record.developer) referOwner(record.developer, item.line);
         } else {
           refer(clientReferences, record.client, item.line);
-          refer(usernames, record.owner.username, item.line);
+          referOwner(record.owner, item.line);
         }
         return record.kind;
       } catch (error) {
@@ -203,15 +222,25 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
       return [...problems].sort((a, b) => a.line - b.line);
     },
 
-    /** Usernames the import creates accounts for (with createOwners). */
-    ownersToCreate: (): readonly string[] => newOwners,
+    /** The owners the import creates (with createOwners), as messages name them. */
+    ownersToCreate: (): string[] =>
+      newOwners.map((reference) =>
+        'username' in reference ? reference.username : `${reference.source}:${reference.subject}`,
+      ),
 
-    /** Creates those accounts (not in a dry run); call after resolve, before the tokens. */
+    /**
+     * Creates those owners (not in a dry run); call after resolve, before the records. A local
+     * one gets no password; one from an identity source is named by its subject until its
+     * first sign-in brings its name.
+     */
     async createMissingOwners(): Promise<number> {
       if (dryRun) return 0;
-      for (const name of newOwners) {
-        const owner = await deps.owners.createWithoutPassword(name);
-        ownerIds.set(name, owner.id);
+      for (const reference of newOwners) {
+        const owner =
+          'username' in reference
+            ? await deps.owners.createWithoutPassword(reference.username)
+            : await deps.owners.signInExternal({ ...reference, name: reference.subject });
+        ownerIds.set(ownerKey(reference), owner.id);
       }
       return newOwners.length;
     },

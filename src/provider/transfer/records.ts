@@ -9,12 +9,34 @@ import type { SignatureMethodRegistry } from '../../protocol/index.ts';
 import { checkClientFields } from '../client-fields.ts';
 import { checkIdentifier, checkSecret } from '../credential-values.ts';
 import { InputError } from '../input-error.ts';
+import { checkSubject } from '../owners.ts';
 import type { Policy } from '../policy.ts';
 import { checkRequestedScope } from '../scope.ts';
 
-/** A resource owner as a record names it: a local account's username. */
-export interface OwnerReference {
-  readonly username: string;
+/**
+ * A resource owner as a record names it: a local account by its username, or an owner from an
+ * identity source by its source, issuer (OpenID Connect only) and subject (docs/identity.md).
+ */
+export type OwnerReference =
+  | { readonly username: string }
+  | {
+      readonly source: 'oidc' | 'delegated';
+      readonly issuer: string | null;
+      readonly subject: string;
+    };
+
+/** One text per owner, for maps: the username, or source, issuer and subject. */
+export function ownerKey(reference: OwnerReference): string {
+  return 'username' in reference
+    ? `local\n${reference.username}`
+    : `${reference.source}\n${reference.issuer ?? ''}\n${reference.subject}`;
+}
+
+/** How messages name an owner. */
+export function ownerLabel(reference: OwnerReference): string {
+  return 'username' in reference
+    ? `local user "${reference.username}"`
+    : `${reference.source} owner "${reference.subject}"`;
 }
 
 export interface ClientRecord {
@@ -149,12 +171,25 @@ function owner(record: Fields, name: string): OwnerReference {
   const value = record[name];
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const fields = value as Fields;
-    const extra = Object.keys(fields).filter((field) => field !== 'username');
-    if (typeof fields.username === 'string' && fields.username !== '' && extra.length === 0) {
+    const names = Object.keys(fields).sort().join(',');
+    if (names === 'username' && typeof fields.username === 'string' && fields.username !== '') {
       return { username: fields.username };
     }
+    const subject = fields.subject;
+    if (typeof subject === 'string') checkSubject(subject);
+    if (names === 'issuer,source,subject' && fields.source === 'oidc') {
+      if (typeof fields.issuer === 'string' && fields.issuer !== '') {
+        return { source: 'oidc', issuer: fields.issuer, subject: subject as string };
+      }
+    }
+    if (names === 'source,subject' && fields.source === 'delegated') {
+      return { source: 'delegated', issuer: null, subject: subject as string };
+    }
   }
-  throw new InputError(name, `${name} must be {"username": "…"}, a local account.`);
+  throw new InputError(
+    name,
+    `${name} must be {"username": "…"} (a local account), {"source": "oidc", "issuer": "…", "subject": "…"} or {"source": "delegated", "subject": "…"}.`,
+  );
 }
 
 function checkKnownFields(record: Fields, known: ReadonlySet<string>): void {

@@ -14,6 +14,7 @@ import { createRedisNonceStore } from '../redis/nonces.ts';
 import type { Store } from '../types.ts';
 import { postgresAttempts } from './attempts.ts';
 import { postgresClients } from './clients.ts';
+import { postgresLoginChallenges } from './login-challenges.ts';
 import { checkSchemaName, openDatabase } from './database.ts';
 import { migrate } from './migrations.ts';
 import { postgresNonces } from './nonces.ts';
@@ -113,6 +114,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     attempts:
       redis === undefined ? postgresAttempts(db) : createRedisAttemptStore(redis, { prefix }),
     transfer: postgresTransfer(db),
+    loginChallenges: postgresLoginChallenges(db),
     async ping() {
       if (db.closed) return false;
       try {

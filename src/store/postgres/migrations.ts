@@ -93,7 +93,44 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (key, at)
   );
   `,
-  // 2: an operator may disable a client (its requests are refused, its tokens kept).
+  // 2: owners from other identity sources (docs/identity.md): source, stable subject (a local
+  // owner's is its id), issuer (OpenID Connect) and display name; username and password hash
+  // become optional. Login challenges hold sign-ins handed to an identity provider or a login
+  // app, shared by every instance.
+  `
+  ALTER TABLE owners
+    ADD COLUMN source TEXT NOT NULL DEFAULT 'local'
+      CHECK (source IN ('local', 'oidc', 'delegated')),
+    ADD COLUMN subject TEXT,
+    ADD COLUMN issuer TEXT,
+    ADD COLUMN name TEXT,
+    ALTER COLUMN username DROP NOT NULL,
+    ALTER COLUMN password_hash DROP NOT NULL;
+  UPDATE owners SET subject = id, name = username;
+  ALTER TABLE owners
+    ALTER COLUMN source DROP DEFAULT,
+    ALTER COLUMN subject SET NOT NULL,
+    ALTER COLUMN name SET NOT NULL;
+  CREATE UNIQUE INDEX owners_identity ON owners (source, coalesce(issuer, ''), subject);
+
+  CREATE TABLE login_challenges (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('oidc', 'delegated')),
+    browser TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    next TEXT NOT NULL,
+    oauth_token TEXT,
+    data TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'accepted', 'rejected', 'used')),
+    verifier TEXT UNIQUE,
+    subject TEXT,
+    name TEXT,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+  );
+  CREATE INDEX login_challenges_expiry ON login_challenges (expires_at);
+  `,
+  // 3: an operator may disable a client (its requests are refused, its tokens kept).
   `
   ALTER TABLE clients ADD COLUMN disabled BOOLEAN NOT NULL DEFAULT false;
   `,

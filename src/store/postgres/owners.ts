@@ -1,5 +1,5 @@
-/** Resource owner accounts in PostgreSQL; the password only as a KDF hash. */
-import type { Owner, OwnerStore } from '../types.ts';
+/** Resource owners in PostgreSQL; a local owner's password only as a KDF hash. */
+import type { NewOwner, OwnerIdentity, OwnerStore } from '../types.ts';
 import type { Database } from './database.ts';
 import { first, fromRow } from './row.ts';
 
@@ -7,11 +7,21 @@ export function postgresOwners(db: Database, now: () => number): OwnerStore {
   const owners = db.table('owners');
 
   return {
-    async create(owner: Omit<Owner, 'createdAt'> & { readonly createdAt?: number }) {
+    async create(owner: NewOwner) {
       const { rows } = await db.query(
-        `INSERT INTO ${owners} (id, username, password_hash, created_at)
-         VALUES ($1, $2, $3, $4) RETURNING *`,
-        [owner.id, owner.username, owner.passwordHash, owner.createdAt ?? now()],
+        `INSERT INTO ${owners}
+           (id, source, subject, issuer, name, username, password_hash, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+        [
+          owner.id,
+          owner.source,
+          owner.subject,
+          owner.issuer,
+          owner.name,
+          owner.username,
+          owner.passwordHash,
+          owner.createdAt ?? now(),
+        ],
       );
       return fromRow.toOwner(first(rows));
     },
@@ -23,8 +33,16 @@ export function postgresOwners(db: Database, now: () => number): OwnerStore {
       const { rows } = await db.query(`SELECT * FROM ${owners} WHERE username = $1`, [username]);
       return rows[0] === undefined ? undefined : fromRow.toOwner(rows[0]);
     },
+    async findByIdentity(identity: OwnerIdentity) {
+      const { rows } = await db.query(
+        `SELECT * FROM ${owners}
+         WHERE source = $1 AND coalesce(issuer, '') = $2 AND subject = $3`,
+        [identity.source, identity.issuer ?? '', identity.subject],
+      );
+      return rows[0] === undefined ? undefined : fromRow.toOwner(rows[0]);
+    },
     async list() {
-      return (await db.query(`SELECT * FROM ${owners} ORDER BY username`)).rows.map(
+      return (await db.query(`SELECT * FROM ${owners} ORDER BY name, id`)).rows.map(
         fromRow.toOwner,
       );
     },
@@ -33,6 +51,10 @@ export function postgresOwners(db: Database, now: () => number): OwnerStore {
         id,
         passwordHash,
       ]);
+      return result.count > 0;
+    },
+    async rename(id: string, name: string) {
+      const result = await db.query(`UPDATE ${owners} SET name = $2 WHERE id = $1`, [id, name]);
       return result.count > 0;
     },
     // Credentials issued for the owner and its sessions go with it: ON DELETE CASCADE.

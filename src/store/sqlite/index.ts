@@ -12,6 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Store } from '../types.ts';
 import { sqliteAttempts } from './attempts.ts';
 import { sqliteClients } from './clients.ts';
+import { sqliteLoginChallenges } from './login-challenges.ts';
 import { startCheckpointer, type CheckpointReport } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
 import { sqliteNonces } from './nonces.ts';
@@ -97,7 +98,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       peek: clientLookup.peek,
     },
     owners: {
-      ...cache.invalidating(owners, ['findById', 'findByUsername', 'list']),
+      ...cache.invalidating(owners, ['findById', 'findByUsername', 'findByIdentity', 'list']),
       findById: ownerLookup.find,
       peekById: ownerLookup.peek,
     },
@@ -111,6 +112,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     sessions: sqliteSessions(db),
     attempts: sqliteAttempts(db, transaction),
     transfer: cache.invalidating(sqliteTransfer(db, transaction), ['clientsAfter', 'tokensAfter']),
+    loginChallenges: sqliteLoginChallenges(db),
     async ping() {
       try {
         ping.get();

@@ -121,7 +121,46 @@ export const migrations: readonly string[] = [
     FROM nonce_log GROUP BY expires_at ORDER BY expires_at;
   DROP TABLE nonce_log;
   `,
-  // 4: an operator may disable a client (its requests are refused, its tokens kept).
+  // 4: owners from other identity sources (docs/identity.md). An owner gains its source, a
+  // stable subject (a local owner's is its id), an issuer (OpenID Connect) and a display name;
+  // username and password hash become optional, which SQLite can only do by rebuilding the
+  // table (foreign keys are off while migrating: see applyMigrations). Login challenges hold
+  // sign-ins handed to an identity provider or a login app, shared by every process.
+  `
+  CREATE TABLE owners_next (
+    id TEXT PRIMARY KEY,
+    source TEXT NOT NULL CHECK (source IN ('local', 'oidc', 'delegated')),
+    subject TEXT NOT NULL,
+    issuer TEXT,
+    name TEXT NOT NULL,
+    username TEXT UNIQUE,
+    password_hash TEXT,
+    created_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO owners_next (id, source, subject, issuer, name, username, password_hash, created_at)
+    SELECT id, 'local', id, NULL, username, username, password_hash, created_at FROM owners;
+  DROP TABLE owners;
+  ALTER TABLE owners_next RENAME TO owners;
+  CREATE UNIQUE INDEX owners_identity ON owners (source, coalesce(issuer, ''), subject);
+
+  CREATE TABLE login_challenges (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('oidc', 'delegated')),
+    browser TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    next TEXT NOT NULL,
+    oauth_token TEXT,
+    data TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'accepted', 'rejected', 'used')),
+    verifier TEXT UNIQUE,
+    subject TEXT,
+    name TEXT,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX login_challenges_expiry ON login_challenges (expires_at);
+  `,
+  // 5: an operator may disable a client (its requests are refused, its tokens kept).
   `
   ALTER TABLE clients ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
   `,
@@ -140,6 +179,20 @@ export function schemaVersion(db: DatabaseSync): number {
  * rather than used with a schema we do not know.
  */
 export function applyMigrations(db: DatabaseSync): number {
+  // A migration may rebuild a table others refer to (SQLite's documented ALTER TABLE
+  // procedure): with foreign keys on, dropping the old table would cascade its deletes. The
+  // pragma has no effect inside a transaction, so it is set around it, and the keys are
+  // checked before the commit instead.
+  const foreignKeys = Number(db.prepare('PRAGMA foreign_keys').get()?.foreign_keys ?? 0);
+  db.exec('PRAGMA foreign_keys = OFF');
+  try {
+    return migrateWithoutForeignKeys(db);
+  } finally {
+    if (foreignKeys !== 0) db.exec('PRAGMA foreign_keys = ON');
+  }
+}
+
+function migrateWithoutForeignKeys(db: DatabaseSync): number {
   db.exec('BEGIN IMMEDIATE');
   try {
     const version = schemaVersion(db);
@@ -153,6 +206,9 @@ export function applyMigrations(db: DatabaseSync): number {
       if (index < version) continue;
       db.exec(sql);
       db.exec(`PRAGMA user_version = ${index + 1}`);
+    }
+    if (db.prepare('PRAGMA foreign_key_check').all().length > 0) {
+      throw new Error('The migrated database breaks a foreign key; nothing was changed.');
     }
     db.exec('COMMIT');
     return migrations.length - version;

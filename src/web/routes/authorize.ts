@@ -63,9 +63,13 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
     // Check the request first: a dead link gets its clear page before any sign-in.
     const asked = await provider.authorization.describe(token);
     if (request.signedIn === null) {
+      const next = `${path}?oauth_token=${encodeURIComponent(token)}`;
+      // An external source: straight to the identity provider or the login app, and back here.
+      if (web.external !== undefined)
+        return web.external.start(request, reply, { next, oauthToken: token });
       return render(request, reply, 'sign-in', {
         title: 'Sign in',
-        next: `${path}?oauth_token=${encodeURIComponent(token)}`,
+        next,
         client: asked.client,
         username: '',
         error: null,

@@ -20,6 +20,7 @@ import { startServer } from '../../support/server.ts';
 import type { TestServer, TestServerOptions } from '../../support/server.ts';
 import { send } from './http.ts';
 import type { RawResponse } from './http.ts';
+import { localOwnerRecord } from '../../support/owners.ts';
 
 export const METHODS = ['HMAC-SHA1', 'RSA-SHA1', 'PLAINTEXT'] as const;
 export type MethodName = (typeof METHODS)[number];
@@ -159,11 +160,9 @@ export async function startWorld(options: TestServerOptions = {}): Promise<World
   });
   const otherClient = await provider.clients.register({ name: 'Another app' });
   // The store directly: the owner's password is not under test here, and scrypt is slow.
-  const owner = await server.store.owners.create({
-    id: 'owner-alice',
-    username: 'alice',
-    passwordHash: 'scrypt$unused',
-  });
+  const owner = await server.store.owners.create(
+    localOwnerRecord({ id: 'owner-alice', username: 'alice', passwordHash: 'scrypt$unused' }),
+  );
 
   const credentials = (method: MethodName): ClientCredentials =>
     method === 'RSA-SHA1'

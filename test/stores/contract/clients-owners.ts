@@ -8,6 +8,7 @@ import {
   grantFor,
   minute,
   newClient,
+  newExternalOwner,
   newOwner,
   newTemporary,
   newToken,
@@ -113,7 +114,7 @@ export function describeOwners(store: () => Store): void {
       const created = await store().owners.create({ ...given, createdAt: now });
       assert.deepEqual(created, { ...given, createdAt: now });
       assert.deepEqual(await store().owners.findById(given.id), created);
-      assert.deepEqual(await store().owners.findByUsername(given.username), created);
+      assert.deepEqual(await store().owners.findByUsername(given.username!), created);
     });
 
     it('sets the creation time itself when none is given', async () => {
@@ -157,6 +158,55 @@ export function describeOwners(store: () => Store): void {
       assert.equal(await store().owners.remove(created.id), true);
       assert.equal(await store().owners.findById(created.id), undefined);
       assert.equal(await store().owners.remove(created.id), false);
+    });
+
+    it('keeps an external owner with no username and no password, found by its identity', async () => {
+      const given = newExternalOwner('delegated');
+      const created = await store().owners.create({ ...given, createdAt: now });
+      assert.deepEqual(created, { ...given, createdAt: now });
+      const identity = { source: 'delegated', subject: given.subject } as const;
+      assert.deepEqual(await store().owners.findByIdentity(identity), created);
+      assert.deepEqual(await store().owners.findByIdentity({ ...identity, issuer: null }), created);
+      assert.equal(
+        await store().owners.findByIdentity({ source: 'oidc', subject: given.subject }),
+        undefined,
+      );
+    });
+
+    it('tells OpenID Connect owners apart by issuer: the same sub at two issuers is two owners', async () => {
+      const first = await store().owners.create(newExternalOwner('oidc', 'https://one.example'));
+      const second = await store().owners.create({
+        ...newExternalOwner('oidc', 'https://two.example'),
+        subject: first.subject,
+      });
+      const find = (issuer: string) =>
+        store().owners.findByIdentity({ source: 'oidc', issuer, subject: first.subject });
+      assert.equal((await find('https://one.example'))?.id, first.id);
+      assert.equal((await find('https://two.example'))?.id, second.id);
+      assert.equal(await find('https://three.example'), undefined);
+    });
+
+    it('refuses a second owner with the same (source, issuer, subject) with StoreConflictError', async () => {
+      for (const source of ['delegated', 'oidc'] as const) {
+        const first = await store().owners.create(newExternalOwner(source));
+        await assert.rejects(
+          store().owners.create({ ...newExternalOwner(source), subject: first.subject }),
+          StoreConflictError,
+        );
+      }
+    });
+
+    it('keeps many external owners, none of which has a username', async () => {
+      const a = await store().owners.create(newExternalOwner());
+      const b = await store().owners.create(newExternalOwner());
+      assert.notEqual(a.id, b.id);
+    });
+
+    it('renames a known owner only', async () => {
+      const created = await store().owners.create(newExternalOwner());
+      assert.equal(await store().owners.rename(created.id, 'Ada King'), true);
+      assert.equal((await store().owners.findById(created.id))?.name, 'Ada King');
+      assert.equal(await store().owners.rename(unique('missing'), 'x'), false);
     });
 
     it('removes the credentials and sessions of a removed owner, keeping the client', async () => {

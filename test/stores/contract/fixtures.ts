@@ -55,7 +55,33 @@ export function newClient(overrides: Partial<NewClient> = {}): NewClient {
 }
 
 export function newOwner(): Omit<Owner, 'createdAt'> {
-  return { id: unique('owner'), username: unique('user'), passwordHash: unique('hash') };
+  const id = unique('owner');
+  const username = unique('user');
+  return {
+    id,
+    source: 'local',
+    subject: id,
+    issuer: null,
+    name: username,
+    username,
+    passwordHash: unique('hash'),
+  };
+}
+
+/** An owner from an external identity source: no username, no password. */
+export function newExternalOwner(
+  source: 'oidc' | 'delegated' = 'delegated',
+  issuer: string | null = source === 'oidc' ? 'https://idp.example' : null,
+): Omit<Owner, 'createdAt'> {
+  return {
+    id: unique('owner'),
+    source,
+    subject: unique('subject'),
+    issuer,
+    name: 'Ada Lovelace',
+    username: null,
+    passwordHash: null,
+  };
 }
 
 /** A client and an owner, created: what every credential test starts from. */

@@ -1,0 +1,84 @@
+/**
+ * Handing a signed-out owner to the identity source (docs/identity.md): a login challenge is
+ * stored through the provider, bound to this browser by a cookie only it holds (HttpOnly,
+ * SameSite=Lax so that it comes back on the top-level redirect from the provider or the login
+ * app), and the browser is sent to the OpenID Connect provider or to the login app.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ResolvedWebOptions } from '../options.ts';
+import { cookieValue } from '../sessions.ts';
+import type { OidcSignIn } from './oidc.ts';
+
+export const OIDC_CALLBACK_PATH = '/signin/oidc/callback';
+export const DELEGATED_CALLBACK_PATH = '/signin/delegated/callback';
+export const SIGN_IN_REFUSED_PATH = '/signin/refused';
+
+export function browserCookieName(options: ResolvedWebOptions): string {
+  return options.secureCookies ? '__Host-latchkey_login' : 'latchkey_login';
+}
+
+/** This browser's binding value, or '' when it has none (which matches no challenge). */
+export function browserBinding(request: FastifyRequest, options: ResolvedWebOptions): string {
+  return cookieValue(request, browserCookieName(options)) ?? '';
+}
+
+export function createExternalSignIn(options: ResolvedWebOptions, oidc: OidcSignIn | undefined) {
+  const { provider, identity } = options;
+  const name = browserCookieName(options);
+
+  /** The browser's binding value, set now when it has none (one per browser, reused). */
+  function bind(request: FastifyRequest, reply: FastifyReply): string {
+    const existing = cookieValue(request, name);
+    if (existing !== undefined) return existing;
+    const value = randomBytes(32).toString('base64url');
+    reply.setCookie(name, value, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: options.secureCookies,
+      signed: true,
+    });
+    return value;
+  }
+
+  return {
+    /** Sends the browser to sign in at the identity source, to come back to `next`. */
+    async start(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      target: { readonly next: string; readonly oauthToken?: string | undefined },
+    ): Promise<FastifyReply> {
+      const origin = options.baseUrlOf(request);
+      if (identity.source === 'oidc' && oidc !== undefined) {
+        // Discovery first: with the provider down, nothing is stored and the page says so.
+        const checks = await oidc.prepare();
+        const state = await provider.logins.begin({
+          kind: 'oidc',
+          browser: bind(request, reply),
+          origin,
+          next: target.next,
+          oauthToken: target.oauthToken,
+          data: JSON.stringify(checks),
+        });
+        const url = await oidc.authorizationUrl(`${origin}${OIDC_CALLBACK_PATH}`, state, checks);
+        return reply.redirect(url.href, 303);
+      }
+      if (identity.source === 'delegated') {
+        const challenge = await provider.logins.begin({
+          kind: 'delegated',
+          browser: bind(request, reply),
+          origin,
+          next: target.next,
+          oauthToken: target.oauthToken,
+        });
+        const url = new URL(identity.loginUrl);
+        url.searchParams.set('login_challenge', challenge);
+        return reply.redirect(url.href, 303);
+      }
+      throw new Error('Local accounts sign in on the sign-in form.');
+    },
+  };
+}
+
+export type ExternalSignIn = ReturnType<typeof createExternalSignIn>;
