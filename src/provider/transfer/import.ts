@@ -12,13 +12,15 @@
  * the same and writes nothing.
  */
 import type { EventEmitter } from 'node:events';
-import type { Client, Store, TokenCredential, TransferWrites } from '../../store/types.ts';
+import type { Client, Store, TokenCredential } from '../../store/types.ts';
 import { InputError } from '../input-error.ts';
 import { checkUsername } from '../owners.ts';
 import type { OwnerDirectory } from '../owners.ts';
 import type { Policy } from '../policy.ts';
+import { decideBatch, noWrites } from './batch.ts';
+import type { RecordOutcome } from './batch.ts';
 import { planClient, planToken } from './plan.ts';
-import type { Decision, Outcome } from './plan.ts';
+import type { Decision } from './plan.ts';
 import { parseRecord } from './records.ts';
 import { ownerKey, ownerLabel } from './records.ts';
 import type { ClientRecord, OwnerReference, TokenRecord, TransferRecord } from './records.ts';
@@ -51,14 +53,6 @@ export interface LineProblem {
   readonly message: string;
 }
 
-export interface RecordOutcome {
-  readonly line: number;
-  readonly kind: 'client' | 'token';
-  readonly id: string;
-  readonly outcome: Outcome;
-  readonly detail?: string | undefined;
-}
-
 /** A parse error of the line itself (not JSON): the reader hands it over as the value. */
 export class UnreadableLine {
   readonly message: string;
@@ -77,13 +71,6 @@ function refer(references: Map<string, Reference>, name: string, line: number): 
   if (known === undefined) references.set(name, { line, count: 1 });
   else known.count += 1;
 }
-
-const none: TransferWrites = {
-  createClients: [],
-  replaceClients: [],
-  createTokens: [],
-  replaceTokens: [],
-};
 
 export function createImport(deps: ImportDependencies, options: ImportOptions = {}) {
   const { store, policy } = deps;
@@ -265,49 +252,8 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
       const outcomes = await store.transfer.writeBatch(
         { clients: clients.map((c) => c.record.key), tokens: tokens.map((t) => t.record.token) },
         (existing) => {
-          // A key given twice in a batch is decided against the first one's result.
-          const storedClients = new Map(existing.clients);
-          const storedTokens = new Map(existing.tokens);
-          const writes = {
-            createClients: new Map<string, Client>(),
-            replaceClients: new Map<string, Client>(),
-            createTokens: new Map<string, TokenCredential>(),
-            replaceTokens: new Map<string, TokenCredential>(),
-          };
-          const results: RecordOutcome[] = [];
-          for (const { line, record } of clients) {
-            const stored = storedClients.get(record.key);
-            const decision = decideClient(record, stored);
-            if (decision.row !== undefined) {
-              storedClients.set(record.key, decision.row);
-              const created = writes.createClients.has(record.key) || stored === undefined;
-              (created ? writes.createClients : writes.replaceClients).set(
-                record.key,
-                decision.row,
-              );
-            }
-            results.push(outcomeOf(line, 'client', record.key, decision));
-          }
-          for (const { line, record } of tokens) {
-            const stored = storedTokens.get(record.token);
-            const decision = decideToken(record, stored);
-            if (decision.row !== undefined) {
-              storedTokens.set(record.token, decision.row);
-              const created = writes.createTokens.has(record.token) || stored === undefined;
-              (created ? writes.createTokens : writes.replaceTokens).set(
-                record.token,
-                decision.row,
-              );
-            }
-            results.push(outcomeOf(line, 'token', record.token, decision));
-          }
-          const all: TransferWrites = {
-            createClients: [...writes.createClients.values()],
-            replaceClients: [...writes.replaceClients.values()],
-            createTokens: [...writes.createTokens.values()],
-            replaceTokens: [...writes.replaceTokens.values()],
-          };
-          return { writes: dryRun ? none : all, result: results };
+          const decided = decideBatch(existing, clients, tokens, decideClient, decideToken);
+          return { writes: dryRun ? noWrites : decided.writes, result: decided.outcomes };
         },
       );
       for (const outcome of outcomes) {
@@ -329,16 +275,7 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
 }
 
 export type ImportSession = ReturnType<typeof createImport>;
-
-function outcomeOf(
-  line: number,
-  kind: 'client' | 'token',
-  id: string,
-  decision: Decision<unknown>,
-): RecordOutcome {
-  const { outcome, detail } = decision;
-  return detail === undefined ? { line, kind, id, outcome } : { line, kind, id, outcome, detail };
-}
+export type { RecordOutcome } from './batch.ts';
 
 function more(reference: Reference): string {
   const others = reference.count - 1;
