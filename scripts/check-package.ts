@@ -216,7 +216,7 @@ const token = await processTokenCredentialsResponse(
 );
 const me = await createSigningFetch({ client, token })(base + '/api/me');
 const body = await me.json();
-if (me.status !== 200 || body.owner.username !== 'alice') throw new Error(JSON.stringify(body));
+if (me.status !== 200 || body.owner.name !== 'alice') throw new Error(JSON.stringify(body));
 console.log('flow ok');
 `;
 
