@@ -14,14 +14,17 @@ export interface GatewayRule {
   readonly access?: GatewayAccess | undefined;
   /** Scope names the token must carry (403 permission_denied otherwise). */
   readonly scope?: string | undefined;
+  /** A body that is not form-encoded must carry `oauth_body_hash` (400 otherwise). */
+  readonly requireBodyHash?: boolean | undefined;
 }
 
 export interface ResolvedRule {
   readonly access: GatewayAccess;
   readonly scope: string | undefined;
+  readonly requireBodyHash: boolean;
 }
 
-const DEFAULT_RULE: ResolvedRule = { access: 'token', scope: undefined };
+const DEFAULT_RULE: ResolvedRule = { access: 'token', scope: undefined, requireBodyHash: false };
 
 export function pathMatches(pattern: string, path: string): boolean {
   if (pattern.endsWith('/*')) {
@@ -41,7 +44,11 @@ export function matchRule(
     if (rule.methods !== undefined && !rule.methods.some((m) => m.toUpperCase() === method))
       continue;
     if (!pathMatches(rule.path, path)) continue;
-    return { access: rule.access ?? 'token', scope: rule.scope };
+    return {
+      access: rule.access ?? 'token',
+      scope: rule.scope,
+      requireBodyHash: rule.requireBodyHash ?? false,
+    };
   }
   return DEFAULT_RULE;
 }
@@ -57,6 +64,12 @@ export function checkRules(rules: readonly GatewayRule[]): void {
     }
     if (rule.access === 'public' && rule.scope !== undefined) {
       throw new TypeError(`gateway.rules[${index}]: a public path cannot require a scope.`);
+    }
+    if (rule.requireBodyHash !== undefined && typeof rule.requireBodyHash !== 'boolean') {
+      throw new TypeError(`gateway.rules[${index}].requireBodyHash must be true or false.`);
+    }
+    if (rule.access === 'public' && rule.requireBodyHash === true) {
+      throw new TypeError(`gateway.rules[${index}]: a public path cannot require a body hash.`);
     }
   });
 }

@@ -40,6 +40,11 @@ export const problems = {
     when: 'The signature does not match the request.',
     fix: 'Check the base string (method, URI, parameters) and the secrets used to sign.',
   },
+  body_hash_invalid: {
+    status: 401,
+    when: 'The body does not match oauth_body_hash (the Request Body Hash extension).',
+    fix: 'Hash the exact bytes sent (SHA-1 with the SHA-1 methods, SHA-256 or SHA-512 with theirs), base64, before signing.',
+  },
   consumer_key_unknown: {
     status: 401,
     when: 'The client key is not known to this server.',

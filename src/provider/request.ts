@@ -17,6 +17,12 @@ export interface IncomingRequest {
   readonly contentType: string | undefined;
   /** The raw body text; only a form-encoded body is read for parameters (§3.4.1.3.1). */
   readonly body: string | undefined;
+  /**
+   * The bytes of a body that is not form-encoded, for `oauth_body_hash`. An adapter reads
+   * them when the request carries a body hash or its route requires one; undefined means
+   * no body (hashed as the empty string).
+   */
+  readonly rawBody?: Uint8Array | undefined;
   /** True over TLS (directly or via a trusted proxy), on loopback, or when insecure HTTP is allowed. */
   readonly secure: boolean;
 }
@@ -34,6 +40,8 @@ export interface ProtocolParameters {
   readonly nonce: string | undefined;
   readonly callback: string | undefined;
   readonly verifier: string | undefined;
+  /** `oauth_body_hash` (Request Body Hash extension), when sent. */
+  readonly bodyHash: string | undefined;
 }
 
 /** A request whose signature, timestamp and nonce were checked. */
