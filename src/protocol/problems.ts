@@ -7,7 +7,7 @@
 export const problems = {
   parameter_absent: {
     status: 400,
-    when: 'A required parameter is missing.',
+    when: 'A required parameter is missing (401 with a WWW-Authenticate challenge when a protected resource is requested with no OAuth parameters at all).',
     fix: 'Send every parameter named in oauth_parameters_absent.',
   },
   parameter_rejected: {

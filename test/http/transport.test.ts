@@ -1,4 +1,4 @@
-// Transport (issue 3, "Transport"): behind a trusted proxy the base string URI (RFC 5849
+// Transport: behind a trusted proxy the base string URI (RFC 5849
 // §3.4.1.2) follows Forwarded / X-Forwarded-Proto / X-Forwarded-Host, and only when the
 // operator declared the proxy trusted; with TLS the whole flow runs over https.
 import assert from 'node:assert/strict';
