@@ -153,7 +153,9 @@ export const settings = {
    * Latchkey runs behind a reverse proxy that terminates TLS: the signature base string URI
    * (RFC 5849 §3.4.1.2) and the client address follow `Forwarded` / `X-Forwarded-Proto` /
    * `X-Forwarded-Host`. Only set it when a proxy you run sets those headers, since a client
-   * could otherwise choose the URI that is checked.
+   * could otherwise choose the URI that is checked. The flow endpoints and PLAINTEXT then
+   * answer only when the proxy forwards `https` (a loopback connection from the proxy does
+   * not count).
    */
   trustProxy: {
     env: 'LATCHKEY_TRUST_PROXY',

@@ -49,7 +49,7 @@ export function incomingFromNode(
     contentType: request.headers['content-type'],
     body,
     rawBody,
-    secure: scheme === 'https' || transport.insecureHttp || arrivedOnLoopback(request),
+    secure: isSecureChannel(request, transport, scheme),
   };
 }
 
@@ -113,6 +113,26 @@ export async function readBodyBytes(
     chunks.push(buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * The one answer to "did this request come over a secure channel?" (RFC 5849 §2.1 and §2.3:
+ * TLS or an equivalent; §3.4.4 for PLAINTEXT), which the provider's channel step enforces:
+ *   - the operator allowed plain HTTP (`insecureHttp`): yes;
+ *   - behind a trusted proxy, only the scheme the client used, as the proxy forwards it
+ *     (`clientOrigin`): the proxy's own hop often arrives over loopback, which proves
+ *     nothing about the client's;
+ *   - otherwise TLS on the connection, or a connection that arrived on a loopback interface
+ *     (nothing crossed a network).
+ */
+export function isSecureChannel(
+  request: IncomingMessage,
+  transport: TransportSettings,
+  scheme: string,
+): boolean {
+  if (transport.insecureHttp) return true;
+  if (transport.trustProxy) return scheme === 'https';
+  return scheme === 'https' || arrivedOnLoopback(request);
 }
 
 export function isLoopback(address: string | undefined): boolean {

@@ -23,7 +23,11 @@ export interface IncomingRequest {
    * no body (hashed as the empty string).
    */
   readonly rawBody?: Uint8Array | undefined;
-  /** True over TLS (directly or via a trusted proxy), on loopback, or when insecure HTTP is allowed. */
+  /**
+   * Whether the request came over a secure channel, as the adapter's transport rule decides
+   * (http/incoming-request.ts `isSecureChannel`): TLS as the client used it, loopback without
+   * a proxy, or plain HTTP the operator allowed.
+   */
   readonly secure: boolean;
 }
 

@@ -19,6 +19,7 @@ import type { Store } from '../store/types.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest, RequestKind, VerifiedRequest } from './request.ts';
 import { checkBodyHash } from './steps/check-body-hash.ts';
+import { checkChannel } from './steps/check-channel.ts';
 import { checkProtocolParameters } from './steps/check-protocol-parameters.ts';
 import { checkTimestamp } from './steps/check-timestamp.ts';
 import { loadCachedCredentials, loadCredentials } from './steps/load-credentials.ts';
@@ -51,13 +52,7 @@ export async function verifyRequest(
     otherBody: !form && request.rawBody !== undefined && request.rawBody.length > 0,
   });
   const method = protocol.signatureMethod;
-  if (!method.usesBaseString && !request.secure) {
-    // §3.4.4: PLAINTEXT sends the secrets themselves; only over TLS (or loopback).
-    throw new OAuthError(
-      'signature_method_rejected',
-      `${method.name} is accepted only over HTTPS.`,
-    );
-  }
+  checkChannel(request.secure, options.kind, method);
   if (options.kind === 'temporary' && protocol.token !== undefined) {
     throw new OAuthError(
       'parameter_rejected',
