@@ -13,6 +13,7 @@ import httpProxy from '@fastify/http-proxy';
 import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { percentDecode, percentEncode } from '../protocol/index.ts';
 import type { Provider } from '../provider/index.ts';
+import { normalizeGatewayPath } from './gateway-path.ts';
 import { checkRules, matchRule } from './gateway-rules.ts';
 import type { GatewayRule } from './gateway-rules.ts';
 import { needsBodyBytes, readBodyBytes, toIncomingRequest } from './incoming-request.ts';
@@ -47,8 +48,11 @@ const DEFAULT_HEADERS: IdentityHeaderNames = {
   scope: 'X-OAuth-Scope',
 };
 
-/** Set by verification on the request (a decoration, so every request keeps one shape). */
+/** Set on the request (decorations, so every request keeps one shape). */
 interface WithCaller {
+  /** The normalized path (gateway-path.ts): the rules match it and the upstream receives it. */
+  latchkeyGatewayPath: string;
+  /** Set by verification. */
   latchkeyGatewayCaller: OAuthCaller | null;
 }
 
@@ -87,7 +91,7 @@ export async function registerGateway(
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
 
   async function verifyForUpstream(request: FastifyRequest): Promise<void> {
-    const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
+    const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
     const rule = matchRule(rules, request.method, path);
     if (rule.access === 'public') return; // the decoration's default: no caller
     const caller = await identifyCaller(provider, toIncomingRequest(request, transport), {
@@ -102,6 +106,13 @@ export async function registerGateway(
   await app.register(async function gatewayScope(scope) {
     // A form body is read as text for the signature; every other body streams through.
     scope.decorateRequest('latchkeyGatewayCaller', null);
+    scope.decorateRequest('latchkeyGatewayPath', '/');
+    // Normalized once, before anything reads the path; an ambiguous one is a 400 here.
+    scope.addHook('onRequest', async function normalizePath(request) {
+      (request as FastifyRequest & WithCaller).latchkeyGatewayPath = normalizeGatewayPath(
+        request.raw.url ?? '/',
+      );
+    });
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -111,7 +122,7 @@ export async function registerGateway(
     // Any other body streams through, unless oauth_body_hash must be checked against it:
     // then its bytes are read (up to the body limit), verified, and exactly those forwarded.
     scope.addContentTypeParser('*', function otherBody(request, payload, done) {
-      const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
+      const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
       const rule = matchRule(rules, request.method, path);
       if (rule.access === 'public' || !needsBodyBytes(request.raw, rule.requireBodyHash)) {
         done(null, payload);
@@ -126,7 +137,15 @@ export async function registerGateway(
       // The app writes one access line per request; reply-from would add two more.
       disableRequestLogging: true,
       preHandler(request, _reply, done) {
-        verifyForUpstream(request).then(() => done(), done);
+        verifyForUpstream(request).then(() => {
+          // Verified against the target as sent (the signature covers it); from here on the
+          // request is the normalized path, so the proxy plugin checks what is forwarded.
+          const url = request.raw.url ?? '/';
+          const question = url.indexOf('?');
+          const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
+          request.raw.url = question < 0 ? path : path + url.slice(question);
+          done();
+        }, done);
       },
       undici: {
         connectTimeout: options.connectTimeoutMs ?? 5_000,
@@ -134,11 +153,12 @@ export async function registerGateway(
         bodyTimeout: responseTimeout,
       },
       handler(request: FastifyRequest, reply: FastifyReply, _dest: string, replyOptions: object) {
-        // Our own destination: the path as sent and the query without oauth_* pairs, byte
-        // for byte (the plugin's default re-serializes the query and loses repeated names).
+        // Our own destination: the normalized path the rules matched, and the query without
+        // oauth_* pairs byte for byte (the plugin's default re-serializes the query and loses
+        // repeated names).
+        const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
         const url = request.raw.url ?? '/';
         const question = url.indexOf('?');
-        const path = question < 0 ? url : url.slice(0, question);
         const query = question < 0 ? '' : withoutProtocolParameters(url.slice(question + 1));
         // A body read for its hash goes on as the same bytes, headers untouched (reply-from
         // would re-encode a JSON body it holds as a value).
