@@ -87,6 +87,7 @@ export async function registerGateway(
     name.toLowerCase(),
   );
   const [client, owner, ownerName, scopeHeader] = identity as [string, string, string, string];
+  const identitySpellings = new Set(identity.map((name) => name.replaceAll('_', '-')));
   const responseTimeout = options.responseTimeoutMs ?? 30_000;
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
 
@@ -169,7 +170,13 @@ export async function registerGateway(
         rewriteRequestHeaders(request, headers) {
           // `headers` is reply-from's own copy for this request, so it is edited in place.
           delete headers['authorization'];
-          for (const name of identity) delete headers[name];
+          // Every spelling an upstream may read as an identity header: WSGI, CGI, PHP and
+          // many frameworks turn both `X-OAuth-Owner` and `X_OAuth_Owner` into
+          // HTTP_X_OAUTH_OWNER, so a copy with underscores is as forged as one with hyphens.
+          for (const name of Object.keys(headers)) {
+            if (identitySpellings.has(name.toLowerCase().replaceAll('_', '-')))
+              delete headers[name];
+          }
           const caller = (request as FastifyRequest & WithCaller).latchkeyGatewayCaller;
           if (caller !== null) {
             // Percent-encoded (§3.6): a key migrated from another provider may hold characters
