@@ -13,6 +13,7 @@ import httpProxy from '@fastify/http-proxy';
 import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { percentDecode, percentEncode } from '../protocol/index.ts';
 import type { Provider } from '../provider/index.ts';
+import { latchkeyCookieNames } from './cookie-names.ts';
 import { normalizeGatewayPath } from './gateway-path.ts';
 import { checkRules, matchRule } from './gateway-rules.ts';
 import type { GatewayRule } from './gateway-rules.ts';
@@ -72,6 +73,19 @@ export function withoutProtocolParameters(encoded: string): string {
       }
     })
     .join('&');
+}
+
+/** A Cookie header without Latchkey's own cookies (cookie-names.ts), the rest as sent. */
+export function withoutLatchkeyCookies(header: string): string {
+  if (!header.includes('latchkey_')) return header;
+  return header
+    .split(';')
+    .filter((pair) => {
+      const equals = pair.indexOf('=');
+      return !latchkeyCookieNames.has((equals < 0 ? pair : pair.slice(0, equals)).trim());
+    })
+    .map((pair) => pair.trim())
+    .join('; ');
 }
 
 export async function registerGateway(
@@ -176,6 +190,14 @@ export async function registerGateway(
           for (const name of Object.keys(headers)) {
             if (identitySpellings.has(name.toLowerCase().replaceAll('_', '-')))
               delete headers[name];
+          }
+          // Latchkey's own session, CSRF and sign-in cookies are its credentials, not the
+          // app's: the upstream gets every other cookie and never these.
+          const cookies = headers['cookie'];
+          if (typeof cookies === 'string') {
+            const kept = withoutLatchkeyCookies(cookies);
+            if (kept === '') delete headers['cookie'];
+            else headers['cookie'] = kept;
           }
           const caller = (request as FastifyRequest & WithCaller).latchkeyGatewayCaller;
           if (caller !== null) {

@@ -87,6 +87,29 @@ describe('Gateway: what the upstream is told, and what it is not', () => {
     assert.equal(headers['x-oauth-owner'], undefined);
   });
 
+  const ours = [
+    '__Host-latchkey_session=s%3Aabc.def',
+    '__Host-latchkey_csrf=xyz',
+    '__Host-latchkey_login=l1',
+    'latchkey_session=s2',
+    'latchkey_csrf=c2',
+    'latchkey_login=l2',
+  ];
+
+  it("never forwards Latchkey's own session, CSRF and sign-in cookies, and keeps the app's", async () => {
+    const cookie = ['app_session=keep-me', ...ours.slice(0, 3), 'theme=dark', ...ours.slice(3)];
+    const response = await signedGet('/orders', { cookie: cookie.join('; ') });
+    assert.equal(response.status, 200);
+    assert.equal(upstream.received.at(-1)!.headers.cookie, 'app_session=keep-me; theme=dark');
+  });
+
+  it("never forwards Latchkey's cookies on a public path, and drops an emptied Cookie header", async () => {
+    await fetch(`${base}/public/info`, { headers: { cookie: ours.join('; ') } });
+    assert.equal(upstream.received.at(-1)!.headers.cookie, undefined);
+    await fetch(`${base}/public/info`, { headers: { cookie: 'a=1;b=latchkey_session' } });
+    assert.equal(upstream.received.at(-1)!.headers.cookie, 'a=1; b=latchkey_session');
+  });
+
   it('keeps other headers with underscores', async () => {
     await fetch(`${base}/public/info`, { headers: { x_request_tag: 'kept' } });
     assert.equal(upstream.received.at(-1)!.headers['x_request_tag'], 'kept');
