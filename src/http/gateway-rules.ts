@@ -14,14 +14,20 @@ export interface GatewayRule {
   readonly access?: GatewayAccess | undefined;
   /** Scope names the token must carry (403 permission_denied otherwise). */
   readonly scope?: string | undefined;
+  /**
+   * A Basic LTI 1.1 launch path (docs/lti.md): the request must be a launch signed by an LMS
+   * registered as a client (two-legged); the upstream gets the launch as `X-LTI-*` headers.
+   */
+  readonly lti?: boolean | undefined;
 }
 
 export interface ResolvedRule {
   readonly access: GatewayAccess;
   readonly scope: string | undefined;
+  readonly lti: boolean;
 }
 
-const DEFAULT_RULE: ResolvedRule = { access: 'token', scope: undefined };
+const DEFAULT_RULE: ResolvedRule = { access: 'token', scope: undefined, lti: false };
 
 export function pathMatches(pattern: string, path: string): boolean {
   if (pattern.endsWith('/*')) {
@@ -41,7 +47,8 @@ export function matchRule(
     if (rule.methods !== undefined && !rule.methods.some((m) => m.toUpperCase() === method))
       continue;
     if (!pathMatches(rule.path, path)) continue;
-    return { access: rule.access ?? 'token', scope: rule.scope };
+    if (rule.lti === true) return { access: 'client', scope: undefined, lti: true };
+    return { access: rule.access ?? 'token', scope: rule.scope, lti: false };
   }
   return DEFAULT_RULE;
 }
@@ -57,6 +64,14 @@ export function checkRules(rules: readonly GatewayRule[]): void {
     }
     if (rule.access === 'public' && rule.scope !== undefined) {
       throw new TypeError(`gateway.rules[${index}]: a public path cannot require a scope.`);
+    }
+    if (rule.lti !== undefined && typeof rule.lti !== 'boolean') {
+      throw new TypeError(`gateway.rules[${index}].lti must be true or false.`);
+    }
+    if (rule.lti === true && (rule.scope !== undefined || (rule.access ?? 'client') !== 'client')) {
+      throw new TypeError(
+        `gateway.rules[${index}]: an LTI launch path is signed by the LMS alone; it takes no access or scope.`,
+      );
     }
   });
 }
