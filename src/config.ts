@@ -153,7 +153,9 @@ export const settings = {
    * Latchkey runs behind a reverse proxy that terminates TLS: the signature base string URI
    * (RFC 5849 §3.4.1.2) and the client address follow `Forwarded` / `X-Forwarded-Proto` /
    * `X-Forwarded-Host`. Only set it when a proxy you run sets those headers, since a client
-   * could otherwise choose the URI that is checked.
+   * could otherwise choose the URI that is checked. The flow endpoints and PLAINTEXT then
+   * answer only when the proxy forwards `https` (a loopback connection from the proxy does
+   * not count).
    */
   trustProxy: {
     env: 'LATCHKEY_TRUST_PROXY',
@@ -426,7 +428,8 @@ export const settings = {
    * {"path": "/admin/*", "scope": "write"}]`. `access` is `token` (the default for any path),
    * `client` (a request signed by the client alone is accepted) or `public` (not verified);
    * `methods` limits a rule to some methods; `scope` is required of the token (403
-   * otherwise); `"lti": true` makes the path a Basic LTI launch path (docs/lti.md). A JSON
+   * otherwise); `requireBodyHash: true` requires `oauth_body_hash` on a body that is not
+   * form-encoded; `lti: true` makes the path a Basic LTI launch path (docs/lti.md). A JSON
    * array in the file, or the same JSON as the environment variable's text.
    */
   'gateway.rules': {
@@ -700,7 +703,7 @@ function gatewayRules(raw: unknown): GatewayRule[] {
       'must be an array of rules like {"path": "/public/*", "access": "public"}',
     );
   }
-  const known = new Set(['path', 'methods', 'access', 'scope', 'lti']);
+  const known = new Set(['path', 'methods', 'access', 'scope', 'requireBodyHash', 'lti']);
   value.forEach((rule: Record<string, unknown>, index) => {
     const extra = Object.keys(rule).find((name) => !known.has(name));
     if (extra !== undefined) throw new SettingProblem(`rule ${index}: unknown field "${extra}"`);

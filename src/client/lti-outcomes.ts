@@ -10,7 +10,7 @@
  * await replaceResult(target, 0.92);
  * const { score } = await readResult(target);
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import { signRequest } from './sign.ts';
 import type { ClientCredentials } from './sign.ts';
@@ -85,11 +85,6 @@ export function readResult(target: OutcomeTarget): Promise<OutcomeResponse> {
 /** Removes the launch's grade. */
 export function deleteResult(target: OutcomeTarget): Promise<OutcomeResponse> {
   return sendOutcome(target, 'deleteResult');
-}
-
-/** The `oauth_body_hash` of a body: its SHA-1 digest, base64. */
-export function bodyHash(body: string | Uint8Array): string {
-  return createHash('sha1').update(body).digest('base64');
 }
 
 /** A POX request document for one operation (built by hand: small and fixed, values escaped). */
@@ -209,7 +204,7 @@ async function sendOutcome(
     body,
     client: target.client,
     signatureMethod: target.signatureMethod,
-    protocolParameters: { oauth_body_hash: bodyHash(body) },
+    bodyHash: true,
   });
   const response = await (target.fetch ?? fetch)(signed.url, {
     method: signed.method,

@@ -7,6 +7,7 @@
  * any incoming copies are dropped, so a caller cannot forge them. Unverified requests never
  * reach the upstream.
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
@@ -14,7 +15,7 @@ import { OAuthError, percentDecode, percentEncode } from '../protocol/index.ts';
 import type { LtiLaunch, Provider } from '../provider/index.ts';
 import { checkRules, matchRule } from './gateway-rules.ts';
 import type { GatewayRule } from './gateway-rules.ts';
-import { toIncomingRequest } from './incoming-request.ts';
+import { needsBodyBytes, readBodyBytes, toIncomingRequest } from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
 import { isLtiHeader, launchHeaders } from './lti-headers.ts';
 import { ltiFailureAnswer } from './lti-reply.ts';
@@ -87,6 +88,7 @@ export async function registerGateway(
   );
   const [client, owner, ownerName, scopeHeader] = identity as [string, string, string, string];
   const responseTimeout = options.responseTimeoutMs ?? 30_000;
+  const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
 
   async function verifyForUpstream(request: FastifyRequest): Promise<void> {
     const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
@@ -102,6 +104,7 @@ export async function registerGateway(
     const caller = await identifyCaller(provider, toIncomingRequest(request, transport), {
       tokenRequired: rule.access === 'token',
       scope: rule.scope,
+      requireBodyHash: rule.requireBodyHash,
     });
     (request as FastifyRequest & WithCaller).latchkeyGatewayCaller = caller;
     if (typeof request.body === 'string') request.body = withoutProtocolParameters(request.body);
@@ -117,8 +120,21 @@ export async function registerGateway(
       { parseAs: 'string' },
       (_request, body, done) => done(null, body),
     );
+    // Any other body streams through, unless oauth_body_hash must be checked against it:
+    // then its bytes are read (up to the body limit), verified, and exactly those forwarded.
+    scope.addContentTypeParser('*', function otherBody(request, payload, done) {
+      const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
+      const rule = matchRule(rules, request.method, path);
+      if (rule.access === 'public' || !needsBodyBytes(request.raw, rule.requireBodyHash)) {
+        done(null, payload);
+        return;
+      }
+      readBodyBytes(payload, bodyLimit).then((bytes) => done(null, bytes), done);
+    });
     const proxyOptions: FastifyHttpProxyOptions = {
       upstream: options.upstream,
+      // The parsers above decide what is read; the plugin's own would stream every body.
+      proxyPayloads: false,
       // The app writes one access line per request; reply-from would add two more.
       disableRequestLogging: true,
       preHandler(request, reply, done) {
@@ -148,6 +164,9 @@ export async function registerGateway(
         const question = url.indexOf('?');
         const path = question < 0 ? url : url.slice(0, question);
         const query = question < 0 ? '' : withoutProtocolParameters(url.slice(question + 1));
+        // A body read for its hash goes on as the same bytes, headers untouched (reply-from
+        // would re-encode a JSON body it holds as a value).
+        if (Buffer.isBuffer(request.body)) request.body = Readable.from([request.body]);
         return reply.from(path, { ...replyOptions, queryString: () => query });
       },
       replyOptions: {

@@ -7,7 +7,7 @@
 export const problems = {
   parameter_absent: {
     status: 400,
-    when: 'A required parameter is missing.',
+    when: 'A required parameter is missing (401 with a WWW-Authenticate challenge when a protected resource is requested with no OAuth parameters at all).',
     fix: 'Send every parameter named in oauth_parameters_absent.',
   },
   parameter_rejected: {
@@ -39,6 +39,11 @@ export const problems = {
     status: 401,
     when: 'The signature does not match the request.',
     fix: 'Check the base string (method, URI, parameters) and the secrets used to sign.',
+  },
+  body_hash_invalid: {
+    status: 401,
+    when: 'The body does not match oauth_body_hash (the Request Body Hash extension).',
+    fix: 'Hash the exact bytes sent (SHA-1 with the SHA-1 methods, SHA-256 or SHA-512 with theirs), base64, before signing.',
   },
   consumer_key_unknown: {
     status: 401,

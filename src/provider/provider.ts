@@ -43,6 +43,12 @@ export interface ResourceOptions {
   readonly tokenRequired?: boolean | undefined;
   /** Scope names the token must carry (403 permission_denied otherwise). */
   readonly scope?: string | undefined;
+  /**
+   * A body that is not form-encoded must carry `oauth_body_hash` (Request Body Hash
+   * extension), so the signature covers it: 400 parameter_absent otherwise. Default false
+   * (a body hash sent is checked either way).
+   */
+  readonly requireBodyHash?: boolean | undefined;
 }
 
 /** A verified Basic LTI launch: the LMS as the caller (two-legged), and the launch's fields. */
@@ -144,6 +150,7 @@ export function createProvider(options: ProviderOptions) {
       const verified = await verifyRequest(deps, request, {
         kind: 'resource',
         tokenRequired: resource.tokenRequired ?? true,
+        requireBodyHash: resource.requireBodyHash ?? false,
       });
       const token = verified.tokenCredential;
       if (resource.scope !== undefined && resource.scope !== '') {

@@ -17,7 +17,17 @@ export interface IncomingRequest {
   readonly contentType: string | undefined;
   /** The raw body text; only a form-encoded body is read for parameters (§3.4.1.3.1). */
   readonly body: string | undefined;
-  /** True over TLS (directly or via a trusted proxy), on loopback, or when insecure HTTP is allowed. */
+  /**
+   * The bytes of a body that is not form-encoded, for `oauth_body_hash`. An adapter reads
+   * them when the request carries a body hash or its route requires one; undefined means
+   * no body (hashed as the empty string).
+   */
+  readonly rawBody?: Uint8Array | undefined;
+  /**
+   * Whether the request came over a secure channel, as the adapter's transport rule decides
+   * (http/incoming-request.ts `isSecureChannel`): TLS as the client used it, loopback without
+   * a proxy, or plain HTTP the operator allowed.
+   */
   readonly secure: boolean;
 }
 
@@ -34,6 +44,8 @@ export interface ProtocolParameters {
   readonly nonce: string | undefined;
   readonly callback: string | undefined;
   readonly verifier: string | undefined;
+  /** `oauth_body_hash` (Request Body Hash extension), when sent. */
+  readonly bodyHash: string | undefined;
 }
 
 /** A request whose signature, timestamp and nonce were checked. */

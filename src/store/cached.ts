@@ -1,5 +1,5 @@
 /**
- * Caches on each instance (issue 6 "Caches"; ARCHITECTURE.md hot path step 3: no store round
+ * Caches on each instance (../shared/design/ARCHITECTURE.md hot path step 3: no store round
  * trip for the client and token "where a cache can serve"). A store decorator keeps
  * `clients.find`, `tokenCredentials.find` and `owners.findById` answers in a bounded LRU with a TTL as a safety
  * net. Every write through it that changes what those reads return publishes an invalidation

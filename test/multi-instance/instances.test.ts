@@ -1,4 +1,4 @@
-// Issue 6 "Several instances": two `latchkey serve` processes on different ports share one
+// Several instances: two `latchkey serve` processes on different ports share one
 // PostgreSQL schema and one Redis prefix (this run's own, removed afterwards). A flow begun on
 // one completes on the other; a nonce used on one is refused on the other; a token revoked on
 // one (or with the CLI) is refused on the other within a second; kill -9 of one loses nothing
@@ -96,7 +96,7 @@ function report(t: TestContext, what: string, ms: number): void {
   console.log(`# ${what}: refused by the other instances after ${ms.toFixed(1)} ms`);
 }
 
-describe('Issue 6 several instances sharing PostgreSQL and Redis', { skip }, () => {
+describe('several instances sharing PostgreSQL and Redis', { skip }, () => {
   const names = useDeployment();
   let deployment: Deployment;
   let first: Instance;

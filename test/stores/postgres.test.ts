@@ -1,6 +1,6 @@
 // The PostgreSQL adapter: the shared store contract, alone and with Redis for nonces and
 // login counters, each against a schema (and key prefix) of its own, removed afterwards; plus
-// what only the shared store promises (issue 6): migrations that instances may race to apply,
+// what only the shared store promises: migrations that instances may race to apply,
 // atomic transitions across instances, and bounded failure with recovery when the database
 // goes away.
 import assert from 'node:assert/strict';

@@ -28,7 +28,7 @@ function curlRequests(html: string) {
   return requests;
 }
 
-describe('The documentation page (issue 4; RFC 5849 §2 "the server must advertise three endpoint URIs")', () => {
+describe('The documentation page (RFC 5849 §2 "the server must advertise three endpoint URIs")', () => {
   const at = 1_700_000_000_000; // the worked example's oauth_timestamp
   let world: WebWorld;
   let page: string;

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { PASSWORD, csrfToken, startWeb, text } from './support.ts';
 import type { WebWorld } from './support.ts';
 
-describe('Sign-in and sessions (issue 3, issue 4 "sessions that rotate on sign-in, sign-out")', () => {
+describe('Sign-in and sessions (sessions rotate on sign-in and sign-out)', () => {
   let world: WebWorld;
   before(async () => {
     world = await startWeb();
@@ -126,7 +126,7 @@ describe('Sign-in and sessions (issue 3, issue 4 "sessions that rotate on sign-i
   });
 });
 
-describe('Session cookies under TLS (issue 3 "Secure under TLS")', () => {
+describe('Session cookies under TLS (Secure)', () => {
   it('adds Secure and the __Host- prefix when secureCookies is set', async () => {
     const world = await startWeb({ web: { secureCookies: true } });
     try {

@@ -9,12 +9,14 @@
  * await app.register(latchkeyFastify, { provider });
  * app.get('/photos', async (request) => ({ owner: request.oauth?.owner?.subject }));
  */
+import { Readable } from 'node:stream';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { LtiLaunch, ResourceOptions } from '../../provider/index.ts';
 import { failureAnswer, sendFailure } from '../error-reply.ts';
+import { isFormContentType } from '../../protocol/index.ts';
+import { incomingFromNode, needsBodyBytes, readBodyBytes } from '../incoming-request.ts';
 import { ltiFailureAnswer } from '../lti-reply.ts';
-import { incomingFromNode } from '../incoming-request.ts';
 import { identifyCaller } from './caller.ts';
 import type { OAuthCaller } from './caller.ts';
 import { DEFAULT_BODY_LIMIT, resourceOf, transportOf } from './options.ts';
@@ -36,6 +38,9 @@ declare module 'fastify' {
 }
 
 const rawBodies = new WeakMap<object, string>();
+/** Bytes of other bodies, read for oauth_body_hash before the application's parser runs. */
+const hashedBodies = new WeakMap<object, Buffer>();
+const bodyFailures = new WeakMap<object, unknown>();
 
 export interface FastifyMiddlewareOptions extends MiddlewareOptions {
   /** Register the form-body parser (default true); turn off only if you keep raw bodies yourself. */
@@ -60,6 +65,24 @@ const plugin: FastifyPluginAsync<FastifyMiddlewareOptions> = async (app, options
       },
     );
   }
+  app.addHook('preParsing', async function keepHashedBody(request, _reply, payload) {
+    // A body `oauth_body_hash` covers is read here, its bytes kept, and handed on unchanged
+    // to whichever parser the route uses.
+    const rule = request.routeOptions.config.oauth;
+    if (rule === false || isFormContentType(request.headers['content-type'])) return payload;
+    const required = { ...defaults, ...rule }.requireBodyHash ?? false;
+    if (!needsBodyBytes(request.raw, required)) return payload;
+    let bytes: Buffer;
+    try {
+      bytes = await readBodyBytes(payload, limit);
+    } catch (error) {
+      // Answered by verifyOAuth below, as every refusal is.
+      bodyFailures.set(request, error);
+      bytes = Buffer.alloc(0);
+    }
+    hashedBodies.set(request, bytes);
+    return Readable.from([bytes], { objectMode: false });
+  });
   app.addHook('preHandler', async function verifyOAuth(request: FastifyRequest, reply) {
     const rule = request.routeOptions.config.oauth;
     if (rule === false) return;
@@ -77,7 +100,14 @@ const plugin: FastifyPluginAsync<FastifyMiddlewareOptions> = async (app, options
       }
     }
     try {
-      const incoming = incomingFromNode(request.raw, rawBodies.get(request), transport);
+      if (bodyFailures.has(request)) throw bodyFailures.get(request);
+      const incoming = incomingFromNode(
+        request.raw,
+        rawBodies.get(request),
+        transport,
+        undefined,
+        hashedBodies.get(request),
+      );
       request.oauth = await identifyCaller(options.provider, incoming, { ...defaults, ...rule });
     } catch (error) {
       const answer = failureAnswer(error, options.provider.policy.realm);

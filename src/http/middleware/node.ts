@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { incomingFromNode } from '../incoming-request.ts';
-import { identifyCaller, readFormBody, writeOAuthFailure } from './caller.ts';
+import { identifyCaller, readSignedBody, writeOAuthFailure } from './caller.ts';
 import type { OAuthCaller } from './caller.ts';
 import { DEFAULT_BODY_LIMIT, resourceOf, transportOf } from './options.ts';
 import type { MiddlewareOptions } from './options.ts';
@@ -19,6 +19,11 @@ export interface VerifiedNodeRequest {
   readonly caller: OAuthCaller;
   /** The form body text that was read for verification (the stream is consumed), if any. */
   readonly body: string | undefined;
+  /**
+   * The bytes of any other body, when it was read to check `oauth_body_hash` (the stream is
+   * consumed): the exact bytes the hash covers.
+   */
+  readonly rawBody: Buffer | undefined;
 }
 
 export type NodeVerifier = (
@@ -32,13 +37,13 @@ export function createNodeVerifier(options: MiddlewareOptions): NodeVerifier {
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   return async function verifyNodeRequest(request, response) {
     try {
-      const body = await readFormBody(request, limit);
+      const body = await readSignedBody(request, limit, resource.requireBodyHash ?? false);
       const caller = await identifyCaller(
         options.provider,
-        incomingFromNode(request, body, transport),
+        incomingFromNode(request, body.form, transport, undefined, body.raw),
         resource,
       );
-      return { caller, body };
+      return { caller, body: body.form, rawBody: body.raw };
     } catch (error) {
       writeOAuthFailure(response, error, options.provider.policy.realm);
       return undefined;

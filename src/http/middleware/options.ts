@@ -26,5 +26,9 @@ export function transportOf(options: MiddlewareOptions): TransportSettings {
 }
 
 export function resourceOf(options: ResourceOptions): ResourceOptions {
-  return { tokenRequired: options.tokenRequired, scope: options.scope };
+  return {
+    tokenRequired: options.tokenRequired,
+    scope: options.scope,
+    requireBodyHash: options.requireBodyHash,
+  };
 }

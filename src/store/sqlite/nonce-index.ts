@@ -8,7 +8,7 @@
  * Purging drops whole groups whose second has passed: no per-entry work, so no pause
  * however many nonces expire at once.
  *
- * Memory is the point of the layout (issue 7: at most 48 bytes per live nonce, disk and
+ * Memory is the point of the layout (the budget: at most 48 bytes per live nonce, disk and
  * memory together): a group is at most 80 % full and grows by half, so its slots are 53–80 %
  * used, 10–15 bytes per nonce. Doubling at 75 % would be 8–21 bytes, and 20 at a steady
  * 26,000 requests a second.
