@@ -85,7 +85,6 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
     let toolUrl: string;
     let gradeBook: GradeBook;
     let lms: Client;
-    let toolAtLms: Client;
 
     before(async () => {
       store = await openStore();
@@ -114,9 +113,9 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
       toolUrl = await tool.listen({ host: '127.0.0.1', port: 0 });
 
       gradeBook = await startGradeBook(provider);
-      // The LMS, registered by the tool's operator; and the tool, registered at the LMS.
+      // The LMS, registered by the tool's operator: it signs launches with this key and secret,
+      // and the tool signs grades with the same pair (LTI 1.1 Basic Outcomes).
       lms = await provider.clients.register({ name: 'Moodle at Example University' });
-      toolAtLms = await provider.clients.register({ name: 'Quiz tool' });
     });
 
     after(async () => {
@@ -405,7 +404,7 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
       const target = () => ({
         serviceUrl: `${gradeBook.url}/outcomes`,
         sourcedId: 'src-outcomes-1',
-        client: { key: toolAtLms.key, secret: toolAtLms.secret },
+        client: { key: lms.key, secret: lms.secret },
       });
 
       it('replaceResult, readResult and deleteResult from the client SDK', async () => {
@@ -413,7 +412,7 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
         assert.equal(replaced.codeMajor, 'success');
         assert.equal(replaced.operation, 'replaceResult');
         assert.equal(gradeBook.grades.get('src-outcomes-1'), '0.92');
-        assert.equal(gradeBook.callers.at(-1), toolAtLms.key);
+        assert.equal(gradeBook.callers.at(-1), lms.key);
         assert.equal((await readResult(target())).score, 0.92);
         assert.equal((await deleteResult(target())).codeMajor, 'success');
         assert.equal(gradeBook.grades.has('src-outcomes-1'), false);
@@ -424,8 +423,8 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
         const ok = await imsLtiReplaceResult(
           `${gradeBook.url}/outcomes`,
           'src-ims-lti',
-          toolAtLms.key,
-          toolAtLms.secret,
+          lms.key,
+          lms.secret,
           0.5,
         );
         assert.equal(ok, true);
@@ -440,8 +439,8 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
         const signed = oauthlibSign(pythonCommand, {
           kind: 'outcome',
           url: `${gradeBook.url}/outcomes`,
-          key: toolAtLms.key,
-          secret: toolAtLms.secret,
+          key: lms.key,
+          secret: lms.secret,
           xml,
         });
         assert.match(signed.headers['Authorization']!, /oauth_body_hash=/);
@@ -461,7 +460,7 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
             url: `${gradeBook.url}/outcomes`,
             headers: { 'Content-Type': 'application/xml' },
             body: xml,
-            client: { key: toolAtLms.key, secret: toolAtLms.secret },
+            client: { key: lms.key, secret: lms.secret },
             bodyHash,
           });
         const xml = outcomeRequestXml('replaceResult', 'src-tamper', 'm-2', {
@@ -491,7 +490,7 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
 
       it('the client SDK reports a refusal as an OutcomeError with the status', async () => {
         await assert.rejects(
-          replaceResult({ ...target(), client: { key: toolAtLms.key, secret: 'wrong' } }, 0.3),
+          replaceResult({ ...target(), client: { key: lms.key, secret: 'wrong' } }, 0.3),
           (error: unknown) =>
             error instanceof OutcomeError &&
             error.status === 401 &&
