@@ -7,6 +7,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import http from 'node:http';
+import { once } from 'node:events';
+import express from 'express';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -18,7 +21,11 @@ import {
   signRequest,
 } from '../../src/client/index.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { latchkeyFastify } from '../../src/http/middleware/fastify.ts';
+import {
+  createNodeVerifier,
+  latchkeyExpress,
+  latchkeyFastify,
+} from '../../src/http/middleware/index.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import type { Provider } from '../../src/provider/index.ts';
 import type { Client, Store } from '../../src/store/index.ts';
@@ -83,6 +90,10 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
     let upstream: EchoUpstream;
     let tool: FastifyInstance;
     let toolUrl: string;
+    let expressTool: http.Server;
+    let expressUrl: string;
+    let nodeTool: http.Server;
+    let nodeUrl: string;
     let gradeBook: GradeBook;
     let lms: Client;
 
@@ -112,6 +123,27 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
       }));
       toolUrl = await tool.listen({ host: '127.0.0.1', port: 0 });
 
+      const expressApp = express();
+      expressApp.post('/launch', latchkeyExpress({ provider, lti: true }), (req, res) => {
+        const request = req as typeof req & { lti?: unknown; oauth?: { client: { key: string } } };
+        res.json({ lti: request.lti, lms: request.oauth?.client.key, form: req.body });
+      });
+      expressTool = expressApp.listen(0, '127.0.0.1');
+      await once(expressTool, 'listening');
+      expressUrl = `http://127.0.0.1:${(expressTool.address() as AddressInfo).port}`;
+
+      const verify = createNodeVerifier({ provider, lti: true });
+      nodeTool = http.createServer((request, response) => {
+        void verify(request, response).then((verified) => {
+          if (verified === undefined) return;
+          response.setHeader('content-type', 'application/json');
+          response.end(JSON.stringify({ lti: verified.lti, lms: verified.caller.client.key }));
+        });
+      });
+      nodeTool.listen(0, '127.0.0.1');
+      await once(nodeTool, 'listening');
+      nodeUrl = `http://127.0.0.1:${(nodeTool.address() as AddressInfo).port}`;
+
       gradeBook = await startGradeBook(provider);
       // The LMS, registered by the tool's operator: it signs launches with this key and secret,
       // and the tool signs grades with the same pair (LTI 1.1 Basic Outcomes).
@@ -121,6 +153,8 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
     after(async () => {
       await gateway.close();
       await tool.close();
+      expressTool.close();
+      nodeTool.close();
       await gradeBook.close();
       await upstream.close();
       await provider.close();
@@ -398,6 +432,41 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
         assert.equal(seen.lti.userId, 'u-1001');
         assert.equal((seen.form as Record<string, string>)['custom_chapter'], '3');
       });
+    });
+
+    describe('launch into Express and node:http (option lti)', () => {
+      for (const adapter of ['Express', 'node:http'] as const) {
+        it(`${adapter}: takes an ims-lti launch, refuses its replay with a redirect to the LMS`, async () => {
+          const url = `${adapter === 'Express' ? expressUrl : nodeUrl}/launch`;
+          const body = imsLtiSignLaunch(
+            url,
+            lms.key,
+            lms.secret,
+            Object.fromEntries(
+              launchFields(gradeBook.url, [
+                ['launch_presentation_return_url', 'https://lms.example/return'],
+              ]),
+            ),
+            randomUUID(),
+          );
+          const response = await post(url, body);
+          assert.equal(response.status, 200, await response.clone().text());
+          const seen = (await response.json()) as { lti: { roles: string[] }; lms: string };
+          assert.deepEqual(seen.lti.roles, [
+            'Instructor',
+            'urn:lti:role:ims/lis/TeachingAssistant',
+          ]);
+          assert.equal(seen.lms, lms.key);
+          const replay = await post(url, body);
+          assert.equal(replay.status, 303);
+          const location = new URL(replay.headers.get('location')!);
+          assert.match(location.searchParams.get('lti_errorlog')!, /nonce_used/);
+          const tampered = await post(url, tamper(body, 'roles', 'Administrator'));
+          assert.equal(tampered.status, 303);
+          const back = new URL(tampered.headers.get('location')!);
+          assert.match(back.searchParams.get('lti_errorlog')!, /signature_invalid/);
+        });
+      }
     });
 
     describe('grades (Basic Outcomes) posted with oauth_body_hash, verified by Latchkey', () => {

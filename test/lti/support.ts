@@ -5,7 +5,6 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { parse as parseUrl } from 'node:url';
 import Fastify from 'fastify';
 import { XMLParser } from 'fast-xml-parser';
 import { encodeForm } from '../../src/client/index.ts';
@@ -79,7 +78,13 @@ export function imsLtiSignLaunch(
     oauth_version: '1.0',
     oauth_callback: 'about:blank',
   };
-  const signature = new Signer().build_signature_raw(url, parseUrl(url, true), 'POST', all, secret);
+  const signature = new Signer().build_signature_raw(
+    url,
+    { query: Object.fromEntries(new URL(url).searchParams) },
+    'POST',
+    all,
+    secret,
+  );
   return encodeForm(Object.entries({ ...all, oauth_signature: signature }));
 }
 

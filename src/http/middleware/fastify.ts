@@ -45,8 +45,6 @@ const bodyFailures = new WeakMap<object, unknown>();
 export interface FastifyMiddlewareOptions extends MiddlewareOptions {
   /** Register the form-body parser (default true); turn off only if you keep raw bodies yourself. */
   readonly parseForm?: boolean | undefined;
-  /** Every route takes Basic LTI 1.1 launches unless its config says `lti: false`. */
-  readonly lti?: boolean | undefined;
 }
 
 const plugin: FastifyPluginAsync<FastifyMiddlewareOptions> = async (app, options) => {
