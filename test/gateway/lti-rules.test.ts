@@ -2,6 +2,7 @@
 // token, a scope or a body hash, and a rule's `lti` is a boolean.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
 import { checkRules, matchRule } from '../../src/http/gateway-rules.ts';
 import type { GatewayRule } from '../../src/http/gateway-rules.ts';
 
@@ -28,5 +29,18 @@ describe('Gateway rules: LTI launch paths', () => {
     ] as unknown as GatewayRule[];
     for (const rule of bad) assert.throws(() => checkRules([rule]), TypeError);
     checkRules([{ path: '/lti', lti: true, access: 'client' }]);
+  });
+
+  it('reads an lti rule from the configuration, and refuses a bad one with a message', () => {
+    const env = (rules: unknown) => ({
+      LATCHKEY_UPSTREAM: 'http://127.0.0.1:3000',
+      LATCHKEY_GATEWAY_RULES: JSON.stringify(rules),
+    });
+    const config = loadConfig({ env: env([{ path: '/launch', methods: ['POST'], lti: true }]) });
+    assert.deepEqual(config.gateway.rules, [{ path: '/launch', methods: ['POST'], lti: true }]);
+    assert.throws(
+      () => loadConfig({ env: env([{ path: '/launch', lti: true, scope: 'read' }]) }),
+      /LTI launch path/,
+    );
   });
 });
