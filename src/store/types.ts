@@ -243,7 +243,9 @@ export interface NonceKey {
 
 export interface NonceStore {
   /**
-   * Insert-if-absent: true the first time this key is seen, false for a replay. The entry
+   * Insert-if-absent: true the first time this key is seen, false for a replay. The key
+   * alone decides (its timestamp included), never `expiresAt`: instances with different
+   * timestamp windows, or a restart with another window, find the same entry. The entry
    * lives at least until `expiresAt` (seconds), after which the timestamp window refuses
    * the request anyway.
    */
