@@ -164,6 +164,13 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE clients ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
   `,
+  // 6: the nonce log records the timestamp window of each row's entries, so the index
+  // groups a nonce by its request's timestamp (expiry less window), never by its expiry: a
+  // replay is found whatever window either use was checked under. Older rows have none
+  // (src/store/sqlite/nonces.ts assumes the default window for them).
+  `
+  ALTER TABLE nonce_batches ADD COLUMN window_seconds INTEGER;
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */
