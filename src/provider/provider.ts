@@ -18,6 +18,7 @@ import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { scopeIncludes } from './scope.ts';
 import { createSessionBook } from './sessions.ts';
+import { invalidateToken } from './invalidation.ts';
 import { issueTemporaryCredentials } from './temporary-credentials.ts';
 import { exchangeTokenCredentials } from './token-credentials.ts';
 import { createTokenLedger } from './tokens.ts';
@@ -131,6 +132,9 @@ export function createProvider(options: ProviderOptions) {
 
     /** §2.3 endpoint. */
     exchangeTokenCredentials: (request: IncomingRequest) => exchangeTokenCredentials(deps, request),
+
+    /** The client ends the token it signs with (`POST /oauth/invalidate_token`). */
+    invalidateToken: (request: IncomingRequest) => invalidateToken({ ...deps, events }, request),
 
     /**
      * §3: a protected resource request, with the token's scope enforced, and its caller. The
