@@ -134,6 +134,13 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE clients ADD COLUMN disabled BOOLEAN NOT NULL DEFAULT false;
   `,
+  // 4: the session extension: per client, and a token's session (the hash of its handle, and
+  // when the session ends).
+  `
+  ALTER TABLE clients ADD COLUMN session_extension BOOLEAN NOT NULL DEFAULT false;
+  ALTER TABLE token_credentials ADD COLUMN session_handle_hash TEXT;
+  ALTER TABLE token_credentials ADD COLUMN session_expires_at BIGINT;
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */
