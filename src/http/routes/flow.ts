@@ -53,10 +53,24 @@ export function registerFlowRoutes(
     url: paths.accessToken,
     handler: async function requestTokenCredentials(request, reply) {
       const issued = await provider.exchangeTokenCredentials(toIncomingRequest(request, transport));
+      const session = issued.session;
       return reply
         .header('content-type', 'application/x-www-form-urlencoded')
         .header('cache-control', 'no-store')
-        .send(formReply({ oauth_token: issued.token, oauth_token_secret: issued.secret }));
+        .send(
+          formReply({
+            oauth_token: issued.token,
+            oauth_token_secret: issued.secret,
+            // The session extension, for a client registered with it.
+            ...(session === undefined
+              ? {}
+              : {
+                  oauth_expires_in: String(session.expiresIn),
+                  oauth_session_handle: session.handle,
+                  oauth_authorization_expires_in: String(session.authorizationExpiresIn),
+                }),
+          }),
+        );
     },
   });
 
