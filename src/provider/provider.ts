@@ -20,6 +20,8 @@ import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { scopeIncludes } from './scope.ts';
 import { createSessionBook } from './sessions.ts';
+import { invalidateToken } from './invalidation.ts';
+import { carriesSessionHandle, renewTokenCredentials } from './session-extension.ts';
 import { issueTemporaryCredentials } from './temporary-credentials.ts';
 import { exchangeTokenCredentials } from './token-credentials.ts';
 import { createTokenLedger } from './tokens.ts';
@@ -136,8 +138,17 @@ export function createProvider(options: ProviderOptions) {
       deny,
     },
 
-    /** §2.3 endpoint. */
-    exchangeTokenCredentials: (request: IncomingRequest) => exchangeTokenCredentials(deps, request),
+    /**
+     * §2.3 endpoint; with `oauth_session_handle`, the session extension's renewal of the token
+     * credential the request is signed with.
+     */
+    exchangeTokenCredentials: (request: IncomingRequest) =>
+      carriesSessionHandle(request)
+        ? renewTokenCredentials(deps, request)
+        : exchangeTokenCredentials(deps, request),
+
+    /** The client ends the token it signs with (`POST /oauth/invalidate_token`). */
+    invalidateToken: (request: IncomingRequest) => invalidateToken({ ...deps, events }, request),
 
     /**
      * §3: a protected resource request, with the token's scope enforced, and its caller. The
