@@ -16,15 +16,26 @@ export interface GatewayRule {
   readonly scope?: string | undefined;
   /** A body that is not form-encoded must carry `oauth_body_hash` (400 otherwise). */
   readonly requireBodyHash?: boolean | undefined;
+  /**
+   * A Basic LTI 1.1 launch path (docs/lti.md): the request must be a launch signed by an LMS
+   * registered as a client (two-legged); the upstream gets the launch as `X-LTI-*` headers.
+   */
+  readonly lti?: boolean | undefined;
 }
 
 export interface ResolvedRule {
   readonly access: GatewayAccess;
   readonly scope: string | undefined;
   readonly requireBodyHash: boolean;
+  readonly lti: boolean;
 }
 
-const DEFAULT_RULE: ResolvedRule = { access: 'token', scope: undefined, requireBodyHash: false };
+const DEFAULT_RULE: ResolvedRule = {
+  access: 'token',
+  scope: undefined,
+  requireBodyHash: false,
+  lti: false,
+};
 
 /**
  * Whether `path` (already normalized, gateway-path.ts) falls under `pattern`. With `anyCase`,
@@ -53,9 +64,16 @@ function firstMatch(
   for (const rule of rules) {
     if (rule.methods !== undefined && !rule.methods.some((m) => m.toUpperCase() === method))
       continue;
-    const access = rule.access ?? 'token';
+    // An LTI launch path is two-legged (`client`): like every relaxing rule, exact case only.
+    const access = rule.lti === true ? 'client' : (rule.access ?? 'token');
     if (!pathMatches(rule.path, path, anyCase && access === 'token')) continue;
-    return { access, scope: rule.scope, requireBodyHash: rule.requireBodyHash ?? false };
+    if (rule.lti === true) return { access, scope: undefined, requireBodyHash: false, lti: true };
+    return {
+      access,
+      scope: rule.scope,
+      requireBodyHash: rule.requireBodyHash ?? false,
+      lti: false,
+    };
   }
   return DEFAULT_RULE;
 }
@@ -70,6 +88,8 @@ function stricter(a: ResolvedRule, b: ResolvedRule): ResolvedRule {
     access: STRICTNESS[a.access] >= STRICTNESS[b.access] ? a.access : b.access,
     scope: scopes.size === 0 ? undefined : [...scopes].join(' '),
     requireBodyHash: a.requireBodyHash || b.requireBodyHash,
+    // A launch only where both readings name a launch path; otherwise the stricter rule.
+    lti: a.lti && b.lti,
   };
 }
 
@@ -106,6 +126,19 @@ export function checkRules(rules: readonly GatewayRule[]): void {
     }
     if (rule.access === 'public' && rule.requireBodyHash === true) {
       throw new TypeError(`gateway.rules[${index}]: a public path cannot require a body hash.`);
+    }
+    if (rule.lti !== undefined && typeof rule.lti !== 'boolean') {
+      throw new TypeError(`gateway.rules[${index}].lti must be true or false.`);
+    }
+    if (
+      rule.lti === true &&
+      (rule.scope !== undefined ||
+        rule.requireBodyHash === true ||
+        (rule.access ?? 'client') !== 'client')
+    ) {
+      throw new TypeError(
+        `gateway.rules[${index}]: an LTI launch path is signed by the LMS alone; it takes no access, scope or body hash.`,
+      );
     }
   });
 }
