@@ -107,7 +107,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     );
     registerFlowRoutes(scope, provider, paths, transport);
     registerApiMe(scope, provider, transport);
-    registerAdvertisement(scope, provider, paths, baseUrlOf);
+    registerAdvertisement(scope, provider, paths, {
+      publicUrl: options.publicUrl,
+      tls: transport.tls,
+    });
   });
 
   if (options.pages !== undefined) {
