@@ -112,7 +112,12 @@ export async function registerGateway(
   async function verifyForUpstream(request: FastifyRequest): Promise<void> {
     const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
     const rule = matchRule(rules, request.method, path);
-    if (rule.access === 'public') return; // the decoration's default: no caller
+    if (rule.access === 'public') {
+      // No caller (the decoration's default), and no protocol parameters either: a client
+      // that signs every request still sends them, and the upstream is never shown them.
+      if (typeof request.body === 'string') request.body = withoutProtocolParameters(request.body);
+      return;
+    }
     if (rule.lti) {
       const verified = await provider.verifyLtiLaunch(toIncomingRequest(request, transport));
       (request as FastifyRequest & WithCaller).latchkeyGatewayCaller = verified.caller;

@@ -110,6 +110,19 @@ describe('Gateway: what the upstream is told, and what it is not', () => {
     assert.equal(upstream.received.at(-1)!.headers.cookie, 'a=1; b=latchkey_session');
   });
 
+  it('strips oauth_* parameters from the query and the form body on a public path too', async () => {
+    const response = await fetch(`${base}/public/form?oauth_token=t&q=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1&oauth_token=abc&oauth_verifier=v&%6Fauth_signature=s&b=2',
+    });
+    assert.equal(response.status, 200);
+    const received = upstream.received.at(-1)!;
+    assert.equal(received.url, '/public/form?q=1');
+    assert.equal(received.body.toString(), 'a=1&b=2');
+    assert.equal(received.headers['content-length'], '7');
+  });
+
   it('keeps other headers with underscores', async () => {
     await fetch(`${base}/public/info`, { headers: { x_request_tag: 'kept' } });
     assert.equal(upstream.received.at(-1)!.headers['x_request_tag'], 'kept');
