@@ -4,8 +4,8 @@
  */
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { loadConfig, settings } from '../config.ts';
-import type { LatchkeyConfig, Setting, SettingName } from '../config.ts';
+import { loadConfig, settings } from './config/config.ts';
+import type { LatchkeyConfig, Setting, SettingName } from './config/config.ts';
 
 /** Which setting each option attribute (`tlsCert` for `--tls-cert`) sets, per command. */
 const settingOfAttribute = new WeakMap<Command, Map<string, SettingName>>();

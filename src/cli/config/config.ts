@@ -7,7 +7,7 @@
  */
 import { dirname } from 'node:path';
 import { nest, readConfigFile, resolveFrom } from './config-file.ts';
-import { builtInSignatureMethods } from './protocol/signature-methods.ts';
+import { builtInSignatureMethods } from '../../protocol/signature-methods.ts';
 import {
   boolean,
   databaseLocation,
@@ -25,9 +25,13 @@ import {
   urlPath,
 } from './config-values.ts';
 import type { Setting } from './config-values.ts';
-import { checkRules } from './http/gateway-rules.ts';
-import { DEFAULT_NAME_CLAIMS, DEFAULT_OIDC_SCOPES, issuerProblem } from './provider/identity.ts';
-import type { GatewayRule } from './http/gateway-rules.ts';
+import { checkRules } from '../../http/gateway-rules.ts';
+import {
+  DEFAULT_NAME_CLAIMS,
+  DEFAULT_OIDC_SCOPES,
+  issuerProblem,
+} from '../../provider/identity.ts';
+import type { GatewayRule } from '../../http/gateway-rules.ts';
 
 export { ConfigError, SettingProblem } from './config-values.ts';
 export type { Setting } from './config-values.ts';
