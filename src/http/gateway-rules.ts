@@ -46,17 +46,50 @@ export function matchRule(
   return DEFAULT_RULE;
 }
 
-/** Checks rules at start-up, so a typo is an error message and not an open path. */
-export function checkRules(rules: readonly GatewayRule[]): void {
-  rules.forEach((rule, index) => {
-    if (typeof rule.path !== 'string' || !rule.path.startsWith('/')) {
-      throw new TypeError(`gateway.rules[${index}].path must start with "/".`);
+/**
+ * Parses and checks gateway rules, the one place that knows their shape: an array (the file,
+ * or the middleware's options) or its JSON text (the environment). Called at start-up, so a
+ * typo is an error message and not an open path.
+ *
+ * @throws TypeError naming the rule and the field, e.g. `rule 0: path must start with "/"`.
+ */
+export function parseGatewayRules(raw: unknown): GatewayRule[] {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new TypeError('must be a JSON array of rules');
     }
-    if (rule.access !== undefined && !['token', 'client', 'public'].includes(rule.access)) {
-      throw new TypeError(`gateway.rules[${index}].access must be token, client or public.`);
+  }
+  if (!Array.isArray(value) || !value.every((rule) => typeof rule === 'object' && rule !== null)) {
+    throw new TypeError('must be an array of rules like {"path": "/public/*", "access": "public"}');
+  }
+  const known = new Set(['path', 'methods', 'access', 'scope']);
+  value.forEach((rule: Record<string, unknown>, index) => {
+    const extra = Object.keys(rule).find((name) => !known.has(name));
+    if (extra !== undefined) throw new TypeError(`rule ${index}: unknown field "${extra}"`);
+    const path = rule['path'];
+    if (typeof path !== 'string' || !path.startsWith('/')) {
+      throw new TypeError(`rule ${index}: path must start with "/"`);
     }
-    if (rule.access === 'public' && rule.scope !== undefined) {
-      throw new TypeError(`gateway.rules[${index}]: a public path cannot require a scope.`);
+    const methods = rule['methods'];
+    if (
+      methods !== undefined &&
+      !(Array.isArray(methods) && methods.every((m) => typeof m === 'string'))
+    ) {
+      throw new TypeError(`rule ${index}: methods must be an array of method names`);
+    }
+    const access = rule['access'];
+    if (access !== undefined && !['token', 'client', 'public'].includes(access as string)) {
+      throw new TypeError(`rule ${index}: access must be token, client or public`);
+    }
+    if (rule['scope'] !== undefined && typeof rule['scope'] !== 'string') {
+      throw new TypeError(`rule ${index}: scope must be a string`);
+    }
+    if (access === 'public' && rule['scope'] !== undefined) {
+      throw new TypeError(`rule ${index}: a public path cannot require a scope`);
     }
   });
+  return value as GatewayRule[];
 }

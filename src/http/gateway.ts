@@ -12,7 +12,7 @@ import httpProxy from '@fastify/http-proxy';
 import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { percentDecode, percentEncode } from '../protocol/index.ts';
 import type { Provider } from '../provider/index.ts';
-import { checkRules, matchRule } from './gateway-rules.ts';
+import { matchRule, parseGatewayRules } from './gateway-rules.ts';
 import type { GatewayRule } from './gateway-rules.ts';
 import { toIncomingRequest } from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
@@ -75,8 +75,7 @@ export async function registerGateway(
   options: GatewayOptions,
   transport: TransportSettings,
 ): Promise<void> {
-  const rules = options.rules ?? [];
-  checkRules(rules);
+  const rules = parseGatewayRules(options.rules ?? []);
   const names = { ...DEFAULT_HEADERS, ...options.identityHeaders };
   const identity = [names.client, names.owner, names.ownerName, names.scope].map((name) =>
     name.toLowerCase(),

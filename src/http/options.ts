@@ -16,6 +16,9 @@ export const defaultPaths: FlowPaths = {
   accessToken: '/oauth/access_token',
 };
 
+/** The largest request body read, in bytes: the app's OAuth routes and the middleware. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
 export interface AppOptions {
   readonly provider: Provider;
   readonly paths?: Partial<FlowPaths> | undefined;
