@@ -49,7 +49,7 @@ function settingDocs(): Map<string, string> {
 
 function shownDefault(value: unknown): string {
   if (value === undefined) return 'unset';
-  if (Array.isArray(value)) return `\`${value.join(',')}\``;
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : `\`${value.join(',')}\``;
   return `\`${String(value)}\``;
 }
 

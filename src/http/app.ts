@@ -93,16 +93,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerHealthRoutes(app, provider.store);
 
   await app.register(async function oauthRoutes(scope) {
-    // Our parser reads form bodies (§3.4.1.3.1), so keep them as text; other bodies are not
-    // covered by the signature and are not parsed at all.
+    // Our parser reads form bodies (§3.4.1.3.1), so keep them as text; other bodies are kept
+    // as bytes, unparsed, for an oauth_body_hash to be checked against.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit },
       (_request, body, done) => done(null, body),
     );
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, _body, done) =>
-      done(null),
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
+      done(null, body),
     );
     registerFlowRoutes(scope, provider, paths, transport);
     registerApiMe(scope, provider, transport);

@@ -14,14 +14,28 @@ export interface GatewayRule {
   readonly access?: GatewayAccess | undefined;
   /** Scope names the token must carry (403 permission_denied otherwise). */
   readonly scope?: string | undefined;
+  /** A body that is not form-encoded must carry `oauth_body_hash` (400 otherwise). */
+  readonly requireBodyHash?: boolean | undefined;
+  /**
+   * A Basic LTI 1.1 launch path (docs/lti.md): the request must be a launch signed by an LMS
+   * registered as a client (two-legged); the upstream gets the launch as `X-LTI-*` headers.
+   */
+  readonly lti?: boolean | undefined;
 }
 
 export interface ResolvedRule {
   readonly access: GatewayAccess;
   readonly scope: string | undefined;
+  readonly requireBodyHash: boolean;
+  readonly lti: boolean;
 }
 
-const DEFAULT_RULE: ResolvedRule = { access: 'token', scope: undefined };
+const DEFAULT_RULE: ResolvedRule = {
+  access: 'token',
+  scope: undefined,
+  requireBodyHash: false,
+  lti: false,
+};
 
 export function pathMatches(pattern: string, path: string): boolean {
   if (pattern.endsWith('/*')) {
@@ -41,7 +55,15 @@ export function matchRule(
     if (rule.methods !== undefined && !rule.methods.some((m) => m.toUpperCase() === method))
       continue;
     if (!pathMatches(rule.path, path)) continue;
-    return { access: rule.access ?? 'token', scope: rule.scope };
+    if (rule.lti === true) {
+      return { access: 'client', scope: undefined, requireBodyHash: false, lti: true };
+    }
+    return {
+      access: rule.access ?? 'token',
+      scope: rule.scope,
+      requireBodyHash: rule.requireBodyHash ?? false,
+      lti: false,
+    };
   }
   return DEFAULT_RULE;
 }
@@ -65,7 +87,7 @@ export function parseGatewayRules(raw: unknown): GatewayRule[] {
   if (!Array.isArray(value) || !value.every((rule) => typeof rule === 'object' && rule !== null)) {
     throw new TypeError('must be an array of rules like {"path": "/public/*", "access": "public"}');
   }
-  const known = new Set(['path', 'methods', 'access', 'scope']);
+  const known = new Set(['path', 'methods', 'access', 'scope', 'requireBodyHash', 'lti']);
   value.forEach((rule: Record<string, unknown>, index) => {
     const extra = Object.keys(rule).find((name) => !known.has(name));
     if (extra !== undefined) throw new TypeError(`rule ${index}: unknown field "${extra}"`);
@@ -89,6 +111,25 @@ export function parseGatewayRules(raw: unknown): GatewayRule[] {
     }
     if (access === 'public' && rule['scope'] !== undefined) {
       throw new TypeError(`rule ${index}: a public path cannot require a scope`);
+    }
+    const requireBodyHash = rule['requireBodyHash'];
+    if (requireBodyHash !== undefined && typeof requireBodyHash !== 'boolean') {
+      throw new TypeError(`rule ${index}: requireBodyHash must be true or false`);
+    }
+    if (access === 'public' && requireBodyHash === true) {
+      throw new TypeError(`rule ${index}: a public path cannot require a body hash`);
+    }
+    const lti = rule['lti'];
+    if (lti !== undefined && typeof lti !== 'boolean') {
+      throw new TypeError(`rule ${index}: lti must be true or false`);
+    }
+    if (
+      lti === true &&
+      (rule['scope'] !== undefined || requireBodyHash === true || (access ?? 'client') !== 'client')
+    ) {
+      throw new TypeError(
+        `rule ${index}: an LTI launch path is signed by the LMS alone; it takes no access, scope or body hash`,
+      );
     }
   });
   return value as GatewayRule[];

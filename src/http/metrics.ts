@@ -1,5 +1,5 @@
 /**
- * `GET /metrics` in the Prometheus text format (issue 6 "Operations"; docs/events.md lists
+ * `GET /metrics` in the Prometheus text format ( docs/events.md lists
  * every metric). Each app has a registry of its own, so a process (a test run) can build many
  * apps; the process metrics (CPU, memory, event loop) are the process's and are kept once.
  * Who may read it: docs/decisions.md "Who may read /metrics" (metrics-access.ts).

@@ -5,6 +5,7 @@
  */
 import { createPublicKey, sign, timingSafeEqual, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
+import type { BodyHashDigest } from './body-hash.ts';
 import { hmacBase64 } from './hmac.ts';
 import { percentEncode } from './percent-encoding.ts';
 
@@ -27,6 +28,11 @@ export interface SignatureMethod {
   readonly keyKind: 'shared-secret' | 'rsa';
   /** False for PLAINTEXT: no base string, and timestamp and nonce may be omitted (§3.4.4). */
   readonly usesBaseString: boolean;
+  /**
+   * The digest of `oauth_body_hash` with this method (body hash extension); undefined when
+   * the method cannot carry one (PLAINTEXT signs no parameters).
+   */
+  readonly bodyHashDigest?: BodyHashDigest | undefined;
   sign(baseString: string, keys: SignatureKeys): string;
   /** Compares in constant time where a secret is involved. */
   verify(baseString: string, signature: string, keys: SignatureKeys): boolean;
@@ -55,6 +61,7 @@ function hmac(name: string, digest: 'sha1' | 'sha256' | 'sha512'): SignatureMeth
     name,
     keyKind: 'shared-secret',
     usesBaseString: true,
+    bodyHashDigest: digest,
     sign: compute,
     verify: (baseString, signature, keys) =>
       constantTimeEqual(signature, compute(baseString, keys)),
@@ -66,6 +73,7 @@ function rsa(name: string, digest: 'sha1' | 'sha256' | 'sha512'): SignatureMetho
     name,
     keyKind: 'rsa',
     usesBaseString: true,
+    bodyHashDigest: digest,
     sign(baseString, keys) {
       if (keys.privateKey === undefined) throw new TypeError(`${name} needs an RSA private key.`);
       return sign(digest, Buffer.from(baseString, 'utf8'), keys.privateKey).toString('base64');

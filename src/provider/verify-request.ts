@@ -9,10 +9,17 @@
  *   6. the token's revocation and lifetime               (401 token_revoked / token_expired)
  * Scope is the caller's to check (it knows what the resource requires).
  */
-import { collectParameters, OAuthError, signatureBaseString } from '../protocol/index.ts';
+import {
+  collectParameters,
+  isFormContentType,
+  OAuthError,
+  signatureBaseString,
+} from '../protocol/index.ts';
 import type { Store } from '../store/types.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest, RequestKind, VerifiedRequest } from './request.ts';
+import { checkBodyHash } from './steps/check-body-hash.ts';
+import { checkChannel } from './steps/check-channel.ts';
 import { checkProtocolParameters } from './steps/check-protocol-parameters.ts';
 import { checkTimestamp } from './steps/check-timestamp.ts';
 import { loadCachedCredentials, loadCredentials } from './steps/load-credentials.ts';
@@ -21,6 +28,8 @@ export interface VerifyOptions {
   readonly kind: RequestKind;
   /** For resource requests: false accepts a request signed by the client alone. */
   readonly tokenRequired: boolean;
+  /** For resource requests: a body that is not form-encoded must carry oauth_body_hash. */
+  readonly requireBodyHash?: boolean | undefined;
 }
 
 export interface VerifyDependencies {
@@ -37,15 +46,13 @@ export async function verifyRequest(
 ): Promise<VerifiedRequest> {
   const { store, policy } = deps;
   const parameters = collectParameters(request);
-  const protocol = checkProtocolParameters(parameters, options, policy);
+  const form = isFormContentType(request.contentType);
+  const protocol = checkProtocolParameters(parameters, options, policy, {
+    form,
+    otherBody: !form && request.rawBody !== undefined && request.rawBody.length > 0,
+  });
   const method = protocol.signatureMethod;
-  if (!method.usesBaseString && !request.secure) {
-    // §3.4.4: PLAINTEXT sends the secrets themselves; only over TLS (or loopback).
-    throw new OAuthError(
-      'signature_method_rejected',
-      `${method.name} is accepted only over HTTPS.`,
-    );
-  }
+  checkChannel(request.secure, options.kind, method);
   if (options.kind === 'temporary' && protocol.token !== undefined) {
     throw new OAuthError(
       'parameter_rejected',
@@ -114,6 +121,8 @@ export async function verifyRequest(
     );
   }
 
+  checkBodyHash(protocol, request.rawBody);
+
   if (protocol.nonce !== undefined && protocol.timestamp !== undefined) {
     const first = await store.nonces.remember(
       {
@@ -132,7 +141,8 @@ export async function verifyRequest(
   if (token !== undefined) {
     if (token.revokedAt !== null)
       throw new OAuthError('token_revoked', 'The owner revoked this token.');
-    if (token.expiresAt !== null && token.expiresAt <= nowMs) {
+    // A renewal (session extension) is how an expired token is replaced.
+    if (options.kind !== 'renewal' && token.expiresAt !== null && token.expiresAt <= nowMs) {
       throw new OAuthError('token_expired', 'This token has expired.');
     }
   }

@@ -12,7 +12,7 @@ export interface WebPaths {
   readonly accessToken?: string | undefined;
 }
 
-/** Sign-in throttling (issue 4: "resists guessing"). */
+/** Sign-in throttling: the sign-in form resists password guessing. */
 export interface SignInLimits {
   /** Sign-in attempts for one account within the window before it is paused. */
   readonly perAccount: number;

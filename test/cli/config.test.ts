@@ -25,7 +25,7 @@ function refusal(run: () => unknown): ConfigError {
   assert.fail('expected a ConfigError');
 }
 
-describe('one configuration: defaults and validation (issue 6)', () => {
+describe('one configuration: defaults and validation', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({ env: {} });
     assert.equal(config.host, '127.0.0.1');

@@ -1,4 +1,4 @@
-// Issue 3, "Errors": malformed input of any kind (bad encoding, a broken header, a huge
+// Errors: malformed input of any kind (bad encoding, a broken header, a huge
 // header or body, too many parameters, a wrong content type, invalid UTF-8, NUL bytes) gets
 // a 4xx with a clear message, never a 500.
 import assert from 'node:assert/strict';

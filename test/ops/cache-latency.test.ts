@@ -1,4 +1,4 @@
-// Issue 6: "a revocation or secret rotation on one instance is obeyed by every instance within
+// "a revocation or secret rotation on one instance is obeyed by every instance within
 // one second (measure it)". Two instances (provider + app, each with its own cached store) on
 // one PostgreSQL schema and Redis prefix; the second has the credentials cached when the first
 // changes them, and is asked again and again until it refuses. The measured time is printed;
@@ -36,7 +36,7 @@ function report(t: TestContext, what: string, ms: number): void {
   console.log(`# ${line}`);
 }
 
-describe('Issue 6 caches: a change on one instance is obeyed by every instance', { skip }, () => {
+describe('caches: a change on one instance is obeyed by every instance', { skip }, () => {
   const deployment = useDeployment();
 
   async function twoInstancesWithAToken() {

@@ -1,4 +1,4 @@
-// Issue 6 "Operations": GET /metrics in the Prometheus format, readable only where configured
+// Operations: GET /metrics in the Prometheus format, readable only where configured
 // (docs/decisions.md "Who may read /metrics"), with the metrics docs/events.md lists.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -26,7 +26,7 @@ async function withWorld(
   }
 }
 
-describe('Issue 6 /metrics: who may read it', () => {
+describe('/metrics: who may read it', () => {
   it('answers a loopback client in the Prometheus text format', () =>
     withWorld({}, async (world) => {
       const response = await world.app.inject({ method: 'GET', url: '/metrics' });
@@ -110,7 +110,7 @@ describe('Issue 6 /metrics: who may read it', () => {
   });
 });
 
-describe('Issue 6 /metrics: what it counts over a full flow', () => {
+describe('/metrics: what it counts over a full flow', () => {
   let world: WebWorld;
   let text: string;
   before(async () => {
@@ -178,7 +178,7 @@ describe('Issue 6 /metrics: what it counts over a full flow', () => {
   });
 });
 
-describe('Issue 6 /metrics: upkeep', () => {
+describe('/metrics: upkeep', () => {
   it('counts a failed round of periodic upkeep', () =>
     withWorld({}, async (world) => {
       world.provider.events.emit('error.maintenance', new Error('the store did not answer'));
@@ -186,7 +186,7 @@ describe('Issue 6 /metrics: upkeep', () => {
     }));
 });
 
-describe('Issue 6 /metrics: the cache hit ratio', { skip: await servicesSkip() }, () => {
+describe('/metrics: the cache hit ratio', { skip: await servicesSkip() }, () => {
   const deployment = useDeployment();
 
   it('reports the share of client and token lookups the cache answered', async () => {

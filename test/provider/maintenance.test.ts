@@ -1,5 +1,5 @@
 // The provider's upkeep: nonces older than the window are purged so the table stays bounded
-// (issue 3, "Provider rules"), expired temporary credentials are deleted, and the last use of
+// (the provider's rules), expired temporary credentials are deleted, and the last use of
 // a token is written off the hot path.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { BASE, connect, csrfToken, startWeb, text } from './support.ts';
 import type { WebWorld } from './support.ts';
 
-describe('Connected apps (issue 4; RFC 5849 §2.3 "the owner should be able to revoke")', () => {
+describe('Connected apps (RFC 5849 §2.3 "the owner should be able to revoke")', () => {
   let world: WebWorld;
   before(async () => {
     world = await startWeb();

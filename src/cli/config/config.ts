@@ -164,7 +164,9 @@ export const settings = {
    * Latchkey runs behind a reverse proxy that terminates TLS: the signature base string URI
    * (RFC 5849 §3.4.1.2) and the client address follow `Forwarded` / `X-Forwarded-Proto` /
    * `X-Forwarded-Host`. Only set it when a proxy you run sets those headers, since a client
-   * could otherwise choose the URI that is checked.
+   * could otherwise choose the URI that is checked. The flow endpoints and PLAINTEXT then
+   * answer only when the proxy forwards `https` (a loopback connection from the proxy does
+   * not count).
    */
   trustProxy: {
     env: 'LATCHKEY_TRUST_PROXY',
@@ -437,7 +439,9 @@ export const settings = {
    * {"path": "/admin/*", "scope": "write"}]`. `access` is `token` (the default for any path),
    * `client` (a request signed by the client alone is accepted) or `public` (not verified);
    * `methods` limits a rule to some methods; `scope` is required of the token (403
-   * otherwise). A JSON array in the file, or the same JSON as the environment variable's text.
+   * otherwise); `requireBodyHash: true` requires `oauth_body_hash` on a body that is not
+   * form-encoded; `lti: true` makes the path a Basic LTI launch path (docs/lti.md). A JSON
+   * array in the file, or the same JSON as the environment variable's text.
    */
   'gateway.rules': {
     env: 'LATCHKEY_GATEWAY_RULES',

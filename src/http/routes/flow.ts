@@ -1,12 +1,13 @@
 /**
  * The two signed flow endpoints (§2.1 temporary credentials, §2.3 token credentials),
- * answered as the spec says: 200, application/x-www-form-urlencoded. They need TLS or an
- * equivalent channel (§2.1, §2.3): over plain HTTP they answer only on loopback or when the
- * operator allowed it.
+ * answered as the spec says: 200, application/x-www-form-urlencoded, and the client's own
+ * end of a token (`POST /oauth/invalidate_token`, provider/invalidation.ts), answered alike. They need TLS or an
+ * equivalent channel (§2.1, §2.3): the provider refuses them otherwise (403 https_required,
+ * provider/steps/check-channel.ts), on the channel incoming-request.ts finds.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { OAuthError, percentEncode } from '../../protocol/index.ts';
-import type { IncomingRequest, Provider } from '../../provider/index.ts';
+import type { FastifyInstance } from 'fastify';
+import { percentEncode } from '../../protocol/index.ts';
+import type { Provider } from '../../provider/index.ts';
 import { toIncomingRequest } from '../incoming-request.ts';
 import type { TransportSettings } from '../incoming-request.ts';
 import type { FlowPaths } from '../options.ts';
@@ -27,22 +28,13 @@ export function registerFlowRoutes(
   paths: FlowPaths,
   transport: TransportSettings,
 ): void {
-  const secureRequest = (request: FastifyRequest): IncomingRequest => {
-    const incoming = toIncomingRequest(request, transport);
-    if (!incoming.secure) {
-      throw new OAuthError(
-        'https_required',
-        'This endpoint needs HTTPS; the credentials it returns are secret.',
-      );
-    }
-    return incoming;
-  };
-
   app.route({
     method: [...FLOW_METHODS],
     url: paths.requestToken,
     handler: async function requestTemporaryCredentials(request, reply) {
-      const issued = await provider.issueTemporaryCredentials(secureRequest(request));
+      const issued = await provider.issueTemporaryCredentials(
+        toIncomingRequest(request, transport),
+      );
       return reply
         .header('content-type', 'application/x-www-form-urlencoded')
         .header('cache-control', 'no-store')
@@ -60,11 +52,37 @@ export function registerFlowRoutes(
     method: [...FLOW_METHODS],
     url: paths.accessToken,
     handler: async function requestTokenCredentials(request, reply) {
-      const issued = await provider.exchangeTokenCredentials(secureRequest(request));
+      const issued = await provider.exchangeTokenCredentials(toIncomingRequest(request, transport));
+      const session = issued.session;
       return reply
         .header('content-type', 'application/x-www-form-urlencoded')
         .header('cache-control', 'no-store')
-        .send(formReply({ oauth_token: issued.token, oauth_token_secret: issued.secret }));
+        .send(
+          formReply({
+            oauth_token: issued.token,
+            oauth_token_secret: issued.secret,
+            // The session extension, for a client registered with it.
+            ...(session === undefined
+              ? {}
+              : {
+                  oauth_expires_in: String(session.expiresIn),
+                  oauth_session_handle: session.handle,
+                  oauth_authorization_expires_in: String(session.authorizationExpiresIn),
+                }),
+          }),
+        );
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: paths.invalidateToken,
+    handler: async function invalidateToken(request, reply) {
+      const ended = await provider.invalidateToken(toIncomingRequest(request, transport));
+      return reply
+        .header('content-type', 'application/x-www-form-urlencoded')
+        .header('cache-control', 'no-store')
+        .send(formReply({ oauth_token: ended.token }));
     },
   });
 }

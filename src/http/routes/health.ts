@@ -1,5 +1,5 @@
 /**
- * Probes for a load balancer or orchestrator (issue 6 "Operations"): `GET /healthz` says the
+ * Probes for a load balancer or orchestrator: `GET /healthz` says the
  * process is up and serving (200, no store call, so a database outage never gets a healthy
  * process restarted); `GET /readyz` says whether the stores answer (200, or 503 with
  * Retry-After so the balancer sends traffic elsewhere). Both are cheap, uncached, public, and

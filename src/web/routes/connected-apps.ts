@@ -1,5 +1,5 @@
 /**
- * "Connected apps" (issue 4): every client the owner granted access to, with scope, when
+ * "Connected apps": every client the owner granted access to, with scope, when
  * granted and when last used, and Revoke. Revocation is read by the provider on every signed
  * request, so it takes effect on the client's very next request (§2.3 "the owner should be
  * able to revoke").

@@ -1,5 +1,5 @@
 /**
- * The documentation page served by Latchkey (issue 4): the three endpoint URIs (§2 asks the
+ * The documentation page served by Latchkey: the three endpoint URIs (§2 asks the
  * server to advertise them), the signature methods, a worked example of the flow, and the
  * error vocabulary straight from the problem catalog, so the page cannot drift from the code.
  */

@@ -1,4 +1,4 @@
-/** Sign-in and sign-out (issue 3 and 4): throttled per account and per address, sessions rotate. */
+/** Sign-in and sign-out: throttled per account and per address, sessions rotate. */
 import type { FastifyInstance } from 'fastify';
 import { field, safeNext } from '../form.ts';
 import type { WebContext } from '../context.ts';

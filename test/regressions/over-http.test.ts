@@ -1,4 +1,4 @@
-// Regressions found while proving issue 3 over real HTTP; each test failed before its fix.
+// Regressions found by driving a running server over real HTTP; each test failed before its fix.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { send } from '../conformance/support/http.ts';
@@ -6,7 +6,7 @@ import { PATHS, startWorld } from '../conformance/support/world.ts';
 import type { World } from '../conformance/support/world.ts';
 import { assertProblem } from '../conformance/support/wire.ts';
 
-describe('issue 3 regressions', () => {
+describe('Regressions over HTTP', () => {
   let world: World;
   before(async () => {
     world = await startWorld();
@@ -38,7 +38,7 @@ describe('issue 3 regressions', () => {
   });
 });
 
-describe('issue 3 regressions behind a trusted proxy', () => {
+describe('Regressions over HTTP behind a trusted proxy', () => {
   let world: World;
   before(async () => {
     world = await startWorld({ app: { trustProxy: true } });
