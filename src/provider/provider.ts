@@ -16,6 +16,7 @@ import type { LtiLaunch } from './lti-launch.ts';
 import { createOwnerDirectory } from './owners.ts';
 import type { ExternalIdentity } from './owners.ts';
 import { resolvePolicy } from './policy.ts';
+import { createRateLimits } from './rate-limits.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { scopeIncludes } from './scope.ts';
@@ -64,6 +65,7 @@ export function createProvider(options: ProviderOptions) {
   const now = options.now ?? Date.now;
   const events = new EventEmitter();
   const deps = { store, policy, now };
+  const rateLimits = createRateLimits(store.rateCounters, policy, now);
   const lastUse = new Map<string, number>();
 
   async function flushLastUse(): Promise<void> {
@@ -158,11 +160,19 @@ export function createProvider(options: ProviderOptions) {
       request: IncomingRequest,
       resource: ResourceOptions = {},
     ): Promise<VerifiedResourceRequest> {
-      const verified = await verifyRequest(deps, request, {
-        kind: 'resource',
-        tokenRequired: resource.tokenRequired ?? true,
-        requireBodyHash: resource.requireBodyHash ?? false,
-      });
+      rateLimits.checkBlocked(request);
+      let verified;
+      try {
+        verified = await verifyRequest(deps, request, {
+          kind: 'resource',
+          tokenRequired: resource.tokenRequired ?? true,
+          requireBodyHash: resource.requireBodyHash ?? false,
+        });
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        throw await rateLimits.countFailure(request, error, (key) => store.clients.find(key));
+      }
+      await rateLimits.countRequest(verified.client);
       const token = verified.tokenCredential;
       if (resource.scope !== undefined && resource.scope !== '') {
         if (token === undefined || !scopeIncludes(token.scope, resource.scope)) {
