@@ -172,7 +172,8 @@ export function createProvider(options: ProviderOptions) {
         if (!(error instanceof OAuthError)) throw error;
         throw await rateLimits.countFailure(request, error, (key) => store.clients.find(key));
       }
-      await rateLimits.countRequest(verified.client);
+      const counted = rateLimits.countRequest(verified.client);
+      if (counted !== undefined) await counted;
       const token = verified.tokenCredential;
       if (resource.scope !== undefined && resource.scope !== '') {
         if (token === undefined || !scopeIncludes(token.scope, resource.scope)) {

@@ -26,7 +26,7 @@ export function createMemoryRateCounters(options: MemoryRateCounterOptions = {})
   }
 
   return {
-    async incr(key, windowMs) {
+    async incr(key, windowMs, hits = 1) {
       const at = now();
       let window = windows.get(key);
       if (window === undefined || window.endsAt <= at) {
@@ -34,7 +34,7 @@ export function createMemoryRateCounters(options: MemoryRateCounterOptions = {})
         window = { count: 0, endsAt: at + windowMs };
         windows.set(key, window);
       }
-      window.count += 1;
+      window.count += hits;
       return { count: window.count, ttlMs: window.endsAt - at };
     },
   };

@@ -435,10 +435,15 @@ export interface TransferStore {
  */
 export interface RateCounterStore {
   /**
-   * Counts one hit on `key`: the hits in its current window (this one included) and the
-   * milliseconds until that window ends. The first hit starts a window of `windowMs`.
+   * Counts `hits` (default 1) on `key`, atomically: the hits in its current window (these
+   * included) and the milliseconds until that window ends. The first hit starts a window of
+   * `windowMs`.
    */
-  incr(key: string, windowMs: number): Promise<{ readonly count: number; readonly ttlMs: number }>;
+  incr(
+    key: string,
+    windowMs: number,
+    hits?: number,
+  ): Promise<{ readonly count: number; readonly ttlMs: number }>;
 }
 
 export interface Store {
