@@ -3,11 +3,9 @@
  * the web pages and the CLI all go through it, so a rule lives in one place.
  */
 import { EventEmitter } from 'node:events';
-import { OAuthError } from '../protocol/index.ts';
 import type { Store } from '../store/types.ts';
 import { approveAuthorization, describeAuthorization, denyAuthorization } from './authorization.ts';
 import type { ApproveOptions } from './authorization.ts';
-import { describeCaller } from './caller.ts';
 import type { VerifiedResourceRequest } from './caller.ts';
 import { createClientRegistry } from './clients.ts';
 import { createLoginDesk } from './logins.ts';
@@ -16,7 +14,6 @@ import type { ExternalIdentity } from './owners.ts';
 import { resolvePolicy } from './policy.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
-import { scopeIncludes } from './scope.ts';
 import { createSessionBook } from './sessions.ts';
 import { issueTemporaryCredentials } from './temporary-credentials.ts';
 import { exchangeTokenCredentials } from './token-credentials.ts';
@@ -25,7 +22,7 @@ import { exportRecords } from './transfer/export.ts';
 import type { ExportOptions } from './transfer/export.ts';
 import { createImport } from './transfer/import.ts';
 import type { ImportOptions } from './transfer/import.ts';
-import { verifyRequest } from './verify-request.ts';
+import { verifyResourceRequest } from './verify-request.ts';
 
 export interface ProviderOptions {
   readonly store: Store;
@@ -133,36 +130,21 @@ export function createProvider(options: ProviderOptions) {
     exchangeTokenCredentials: (request: IncomingRequest) => exchangeTokenCredentials(deps, request),
 
     /**
-     * §3: a protected resource request, with the token's scope enforced, and its caller. The
-     * owner comes from the store's cache (no round trip in the common case).
+     * §3: a protected resource request, verified (verify-request.ts, steps 1–12), and its
+     * caller: client, owner, scope and token, no secrets. The owner comes from the store's
+     * cache (no round trip in the common case).
      */
     async verifyResourceRequest(
       request: IncomingRequest,
       resource: ResourceOptions = {},
     ): Promise<VerifiedResourceRequest> {
-      const verified = await verifyRequest(deps, request, {
-        kind: 'resource',
+      const verified = await verifyResourceRequest(deps, request, {
         tokenRequired: resource.tokenRequired ?? true,
         requireBodyHash: resource.requireBodyHash ?? false,
+        scope: resource.scope,
       });
-      const token = verified.tokenCredential;
-      if (resource.scope !== undefined && resource.scope !== '') {
-        if (token === undefined || !scopeIncludes(token.scope, resource.scope)) {
-          throw new OAuthError(
-            'permission_denied',
-            `This resource requires the scope: ${resource.scope}.`,
-          );
-        }
-      }
-      if (token === undefined)
-        return { ...verified, caller: describeCaller(verified, token, undefined) };
-      const owner =
-        store.owners.peekById?.(token.ownerId) ?? (await store.owners.findById(token.ownerId));
-      // Removing an owner removes its tokens: only a race with that removal gets here.
-      if (owner === undefined)
-        throw new OAuthError('token_revoked', 'The owner of this token was removed.');
-      lastUse.set(token.token, now());
-      return { ...verified, caller: describeCaller(verified, token, owner) };
+      if (verified.caller.token !== null) lastUse.set(verified.caller.token, now());
+      return verified;
     },
 
     /** Starts periodic upkeep (last-use writes, purges of expired nonces and credentials). */

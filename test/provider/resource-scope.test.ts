@@ -48,7 +48,7 @@ describe('Provider: scope enforced on resource requests', () => {
     const verified = await world.server.provider.verifyResourceRequest(incoming(readOnly), {
       scope: 'read',
     });
-    assert.equal(verified.tokenCredential?.scope, 'read');
+    assert.equal(verified.caller.scope, 'read');
   });
 
   it('refuses a token without the required scope with 403 permission_denied', async () => {
