@@ -8,12 +8,15 @@ export interface FlowPaths {
   readonly requestToken: string;
   readonly authorize: string;
   readonly accessToken: string;
+  /** Where a client ends the token it signs with (POST). */
+  readonly invalidateToken: string;
 }
 
 export const defaultPaths: FlowPaths = {
   requestToken: '/oauth/request_token',
   authorize: '/oauth/authorize',
   accessToken: '/oauth/access_token',
+  invalidateToken: '/oauth/invalidate_token',
 };
 
 export interface AppOptions {

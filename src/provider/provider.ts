@@ -3,18 +3,24 @@
  * the web pages and the CLI all go through it, so a rule lives in one place.
  */
 import { EventEmitter } from 'node:events';
+import { OAuthError } from '../protocol/index.ts';
 import type { Store } from '../store/types.ts';
 import { approveAuthorization, describeAuthorization, denyAuthorization } from './authorization.ts';
 import type { ApproveOptions } from './authorization.ts';
+import { describeCaller } from './caller.ts';
 import type { VerifiedResourceRequest } from './caller.ts';
 import { createClientRegistry } from './clients.ts';
 import { createLoginDesk } from './logins.ts';
+import { checkLaunchRequest, readLaunch } from './lti-launch.ts';
+import type { LtiLaunch } from './lti-launch.ts';
 import { createOwnerDirectory } from './owners.ts';
 import type { ExternalIdentity } from './owners.ts';
 import { resolvePolicy } from './policy.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { createSessionBook } from './sessions.ts';
+import { invalidateToken } from './invalidation.ts';
+import { carriesSessionHandle, renewTokenCredentials } from './session-extension.ts';
 import { issueTemporaryCredentials } from './temporary-credentials.ts';
 import { exchangeTokenCredentials } from './token-credentials.ts';
 import { createTokenLedger } from './tokens.ts';
@@ -22,7 +28,7 @@ import { exportRecords } from './transfer/export.ts';
 import type { ExportOptions } from './transfer/export.ts';
 import { createImport } from './transfer/import.ts';
 import type { ImportOptions } from './transfer/import.ts';
-import { verifyResourceRequest } from './verify-request.ts';
+import { verifyRequest, verifyResourceRequest } from './verify-request.ts';
 
 export interface ProviderOptions {
   readonly store: Store;
@@ -44,6 +50,11 @@ export interface ResourceOptions {
    * (a body hash sent is checked either way).
    */
   readonly requireBodyHash?: boolean | undefined;
+}
+
+/** A verified Basic LTI launch: the LMS as the caller (two-legged), and the launch's fields. */
+export interface VerifiedLtiLaunch extends VerifiedResourceRequest {
+  readonly launch: LtiLaunch;
 }
 
 export function createProvider(options: ProviderOptions) {
@@ -74,7 +85,7 @@ export function createProvider(options: ProviderOptions) {
   const owners = createOwnerDirectory(store);
   const deny = (token: string) => denyAuthorization(deps, token);
 
-  return {
+  const provider = {
     policy,
     store,
     events,
@@ -126,8 +137,17 @@ export function createProvider(options: ProviderOptions) {
       deny,
     },
 
-    /** §2.3 endpoint. */
-    exchangeTokenCredentials: (request: IncomingRequest) => exchangeTokenCredentials(deps, request),
+    /**
+     * §2.3 endpoint; with `oauth_session_handle`, the session extension's renewal of the token
+     * credential the request is signed with.
+     */
+    exchangeTokenCredentials: (request: IncomingRequest) =>
+      carriesSessionHandle(request)
+        ? renewTokenCredentials(deps, request)
+        : exchangeTokenCredentials(deps, request),
+
+    /** The client ends the token it signs with (`POST /oauth/invalidate_token`). */
+    invalidateToken: (request: IncomingRequest) => invalidateToken({ ...deps, events }, request),
 
     /**
      * §3: a protected resource request, verified (verify-request.ts, steps 1–12), and its
@@ -145,6 +165,37 @@ export function createProvider(options: ProviderOptions) {
       });
       if (verified.caller.token !== null) lastUse.set(verified.caller.token, now());
       return verified;
+    },
+
+    /**
+     * A Basic LTI 1.1 launch (docs/lti.md): shaped as a launch (checked first, no I/O), then
+     * verified as a request signed by the LMS alone, with the same window and nonce store as
+     * every request. PLAINTEXT is refused: it carries no nonce, so a launch could be replayed.
+     */
+    async verifyLtiLaunch(request: IncomingRequest): Promise<VerifiedLtiLaunch> {
+      const fields = checkLaunchRequest(request);
+      const verified = await verifyRequest(deps, request, {
+        kind: 'resource',
+        tokenRequired: false,
+      });
+      if (!verified.protocol.signatureMethod.usesBaseString) {
+        throw new OAuthError(
+          'signature_method_rejected',
+          'An LTI launch is signed with HMAC-SHA1 (a method with a nonce), not PLAINTEXT.',
+        );
+      }
+      if (verified.tokenCredential !== undefined) {
+        throw new OAuthError(
+          'parameter_rejected',
+          'An LTI launch is signed by the consumer alone; it takes no oauth_token.',
+          { advice: { oauth_parameters_rejected: 'oauth_token' } },
+        );
+      }
+      return {
+        caller: describeCaller(verified.client, undefined, undefined),
+        parameters: { query: verified.parameters.query, form: verified.parameters.form },
+        launch: readLaunch(fields, verified.client.key),
+      };
     },
 
     /** Starts periodic upkeep (last-use writes, purges of expired nonces and credentials). */
@@ -165,6 +216,7 @@ export function createProvider(options: ProviderOptions) {
       await flushLastUse();
     },
   };
+  return provider;
 }
 
 export type Provider = ReturnType<typeof createProvider>;

@@ -9,6 +9,8 @@ import type { Store, TemporaryCredential } from '../store/types.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { newIdentifier, newSecret, normalizeTypingCode } from './secrets.ts';
+import { sessionGrant, startSession } from './session-extension.ts';
+import type { IssuedTokenCredentials } from './session-extension.ts';
 import { verifyRequest } from './verify-request.ts';
 
 export interface TokenDependencies {
@@ -17,10 +19,7 @@ export interface TokenDependencies {
   readonly now: () => number;
 }
 
-export interface IssuedTokenCredentials {
-  readonly token: string;
-  readonly secret: string;
-}
+export type { IssuedTokenCredentials } from './session-extension.ts';
 
 export async function exchangeTokenCredentials(
   deps: TokenDependencies,
@@ -53,6 +52,8 @@ export async function exchangeTokenCredentials(
         : 'oauth_verifier does not match.',
     );
   }
+  // A client with the session extension gets a short-lived token and a session handle.
+  const session = startSession(verified.client, deps.policy, now, temporary.approvedLifetime);
   const issue = {
     token: newIdentifier(),
     secret: newSecret(),
@@ -61,6 +62,7 @@ export async function exchangeTokenCredentials(
     scope: temporary.approvedScope ?? '',
     issuedAt: now,
     expiresAt: temporary.approvedLifetime === null ? null : now + temporary.approvedLifetime * 1000,
+    ...session?.fields,
   };
   const consumed = await deps.store.temporaryCredentials.exchange(
     temporary.token,
@@ -71,7 +73,11 @@ export async function exchangeTokenCredentials(
   if (consumed === undefined) {
     throw new OAuthError('token_used', 'These temporary credentials were already exchanged.');
   }
-  return { token: issue.token, secret: issue.secret };
+  return {
+    token: issue.token,
+    secret: issue.secret,
+    ...(session === undefined ? {} : { session: sessionGrant(session.handle, issue, now) }),
+  };
 }
 
 function checkExchangeable(temporary: TemporaryCredential, now: number): void {

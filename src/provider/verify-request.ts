@@ -86,7 +86,7 @@ export async function verifyRequest(
   checkClientEnabled(loaded); // 7
   checkBodyHash(protocol, request.rawBody); // 8
   await rememberNonce(store, policy, protocol, client.key); // 9
-  checkTokenStanding(loaded.tokenCredential, nowMs); // 10
+  checkTokenStanding(loaded.tokenCredential, nowMs, options.kind); // 10
   return {
     client,
     protocol,
@@ -162,12 +162,19 @@ async function rememberNonce(
   if (!first) throw new OAuthError('nonce_used', 'This nonce was already used; send a fresh one.');
 }
 
-/** 10. §3.2 ("the token … is valid"): not revoked by its owner, not past its lifetime. */
-function checkTokenStanding(token: TokenCredential | undefined, nowMs: number): void {
+/**
+ * 10. §3.2 ("the token … is valid"): not revoked by its owner, not past its lifetime (but a
+ * renewal, session extension, is how an expired token is replaced).
+ */
+function checkTokenStanding(
+  token: TokenCredential | undefined,
+  nowMs: number,
+  kind: RequestKind,
+): void {
   if (token === undefined) return;
   if (token.revokedAt !== null)
     throw new OAuthError('token_revoked', 'The owner revoked this token.');
-  if (token.expiresAt !== null && token.expiresAt <= nowMs) {
+  if (kind !== 'renewal' && token.expiresAt !== null && token.expiresAt <= nowMs) {
     throw new OAuthError('token_expired', 'This token has expired.');
   }
 }

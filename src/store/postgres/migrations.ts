@@ -143,6 +143,13 @@ export const migrations: readonly string[] = [
     WHERE a.hash = b.hash AND a.expires_at < b.expires_at;
   CREATE UNIQUE INDEX nonces_hash ON nonces (hash);
   `,
+  // 5: the session extension: per client, and a token's session (the hash of its handle, and
+  // when the session ends).
+  `
+  ALTER TABLE clients ADD COLUMN session_extension BOOLEAN NOT NULL DEFAULT false;
+  ALTER TABLE token_credentials ADD COLUMN session_handle_hash TEXT;
+  ALTER TABLE token_credentials ADD COLUMN session_expires_at BIGINT;
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */

@@ -25,8 +25,10 @@ export function postgresTemporaryCredentials(db: Database): TemporaryCredentialS
       WHERE token = $1 AND client_key = $2 AND state = 'authorized' AND expires_at > $3
       RETURNING *
     ), issued AS (
-      INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at)
-      SELECT $4::text, $5::text, $6::text, $7::text, $8::text, $9::bigint, $10::bigint
+      INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at,
+        session_handle_hash, session_expires_at)
+      SELECT $4::text, $5::text, $6::text, $7::text, $8::text, $9::bigint, $10::bigint,
+        $11::text, $12::bigint
       FROM consumed
     )
     SELECT * FROM consumed`;
@@ -92,6 +94,8 @@ export function postgresTemporaryCredentials(db: Database): TemporaryCredentialS
         issue.scope,
         issue.issuedAt,
         issue.expiresAt,
+        issue.sessionHandleHash ?? null,
+        issue.sessionExpiresAt ?? null,
       ]);
       return rows[0] === undefined ? undefined : fromRow.toTemporaryCredential(rows[0]);
     },

@@ -171,6 +171,13 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE nonce_batches ADD COLUMN window_seconds INTEGER;
   `,
+  // 7: the session extension: per client, and a token's session (the hash of its handle, and
+  // when the session ends).
+  `
+  ALTER TABLE clients ADD COLUMN session_extension INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE token_credentials ADD COLUMN session_handle_hash TEXT;
+  ALTER TABLE token_credentials ADD COLUMN session_expires_at INTEGER;
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */
