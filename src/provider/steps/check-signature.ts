@@ -6,7 +6,6 @@ import { OAuthError, signatureBaseString } from '../../protocol/index.ts';
 import type { CollectedParameters } from '../../protocol/index.ts';
 import type { Client } from '../../store/types.ts';
 import type { IncomingRequest, ProtocolParameters } from '../request.ts';
-import { signatureKeys } from './load-credentials.ts';
 import type { LoadedCredentials } from './load-credentials.ts';
 
 /** §3.4 (methods are the server's to allow, per client): 400 signature_method_rejected. */
@@ -48,7 +47,7 @@ export function checkSignature(
         parameters.signed,
       )
     : '';
-  if (!method.verify(baseString, protocol.signature, signatureKeys(protocol, loaded))) {
+  if (!method.verify(baseString, protocol.signature, loaded)) {
     throw new OAuthError('signature_invalid', 'The signature does not match the request.');
   }
 }

@@ -11,7 +11,8 @@ import type { SignatureKeys } from '../../protocol/index.ts';
 import type { Client, Store, TemporaryCredential, TokenCredential } from '../../store/types.ts';
 import type { ProtocolParameters, RequestKind } from '../request.ts';
 
-export interface LoadedCredentials {
+/** The credentials of one request, with the key material its signature method needs. */
+export interface LoadedCredentials extends SignatureKeys {
   readonly client: Client;
   /** The token credential of a resource request, when it carries a token. */
   readonly tokenCredential: TokenCredential | undefined;
@@ -77,30 +78,31 @@ export async function loadCredentials(
   return known(protocol, client, await store.tokenCredentials.find(protocol.token), undefined);
 }
 
-/** The credentials, once the token (if any) is known and issued to this client. */
+/**
+ * The credentials, once the token (if any) is known and issued to this client, with their
+ * key material (§3.4.2–3.4.4) in the same object: one allocation per request.
+ */
 function known(
   protocol: ProtocolParameters,
   client: Client,
   tokenCredential: TokenCredential | undefined,
   temporaryCredential: TemporaryCredential | undefined,
 ): LoadedCredentials {
+  let tokenSecret = '';
   if (protocol.token !== undefined) {
     const found = tokenCredential ?? temporaryCredential;
     if (found === undefined || found.clientKey !== client.key) {
       throw new OAuthError('token_rejected', 'Unknown token, or a token issued to another client.');
     }
+    tokenSecret = found.secret;
   }
-  return { client, tokenCredential, temporaryCredential };
-}
-
-/** The key material the signature method needs (§3.4.2–3.4.4). */
-export function signatureKeys(
-  protocol: ProtocolParameters,
-  loaded: LoadedCredentials,
-): SignatureKeys {
-  if (protocol.signatureMethod.keyKind === 'rsa') return { publicKey: publicKeyFor(loaded.client) };
+  const rsa = protocol.signatureMethod.keyKind === 'rsa';
   return {
-    clientSecret: loaded.client.secret,
-    tokenSecret: loaded.tokenCredential?.secret ?? loaded.temporaryCredential?.secret ?? '',
+    client,
+    tokenCredential,
+    temporaryCredential,
+    clientSecret: rsa ? undefined : client.secret,
+    tokenSecret,
+    publicKey: rsa ? publicKeyFor(client) : undefined,
   };
 }
