@@ -75,6 +75,16 @@ export const problems = {
     when: 'The resource owner revoked this token, or denied the request.',
     fix: 'Ask the owner to authorize the app again.',
   },
+  session_handle_rejected: {
+    status: 401,
+    when: 'A renewal (session extension) sent an oauth_session_handle that is not the one issued with this token, or the client does not use sessions.',
+    fix: 'Sign the renewal with the latest token credential and send the session handle received with it.',
+  },
+  session_expired: {
+    status: 401,
+    when: 'A renewal (session extension) came after the session ended (oauth_authorization_expires_in).',
+    fix: 'Start the flow again: the owner must authorize the app anew.',
+  },
   verifier_invalid: {
     status: 401,
     when: 'oauth_verifier does not match the one given to the owner.',

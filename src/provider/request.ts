@@ -31,8 +31,12 @@ export interface IncomingRequest {
   readonly secure: boolean;
 }
 
-/** Which endpoint a signed request is for; it decides which protocol parameters apply. */
-export type RequestKind = 'temporary' | 'exchange' | 'resource';
+/**
+ * Which endpoint a signed request is for; it decides which protocol parameters apply.
+ * `renewal` is a token request with a session handle (session extension), signed with the
+ * token credential it renews.
+ */
+export type RequestKind = 'temporary' | 'exchange' | 'renewal' | 'resource';
 
 /** The protocol parameters of one request, typed (`oauth_*` names stay at the boundary). */
 export interface ProtocolParameters {
@@ -46,6 +50,8 @@ export interface ProtocolParameters {
   readonly verifier: string | undefined;
   /** `oauth_body_hash` (Request Body Hash extension), when sent. */
   readonly bodyHash: string | undefined;
+  /** `oauth_session_handle` of a renewal (session extension). */
+  readonly sessionHandle?: string | undefined;
 }
 
 /** A request whose signature, timestamp and nonce were checked. */
@@ -53,7 +59,7 @@ export interface VerifiedRequest {
   readonly client: Client;
   readonly protocol: ProtocolParameters;
   readonly parameters: CollectedParameters;
-  /** Set for resource requests that carry a token. */
+  /** Set for resource requests that carry a token, and for renewals. */
   readonly tokenCredential: TokenCredential | undefined;
   /** Set for token requests (§2.3). */
   readonly temporaryCredential: TemporaryCredential | undefined;

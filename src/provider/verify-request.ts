@@ -141,7 +141,8 @@ export async function verifyRequest(
   if (token !== undefined) {
     if (token.revokedAt !== null)
       throw new OAuthError('token_revoked', 'The owner revoked this token.');
-    if (token.expiresAt !== null && token.expiresAt <= nowMs) {
+    // A renewal (session extension) is how an expired token is replaced.
+    if (options.kind !== 'renewal' && token.expiresAt !== null && token.expiresAt <= nowMs) {
       throw new OAuthError('token_expired', 'This token has expired.');
     }
   }

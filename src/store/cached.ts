@@ -228,6 +228,12 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
       find: (token) => cachedFind(tokens, token, (t) => inner.tokenCredentials.find(t)),
       revoke: async (token, at) =>
         announce(await inner.tokenCredentials.revoke(token, at), { kind: 'token', token }),
+      // The old token is gone once renewed (session extension): no instance may serve it.
+      renew: async (token, handleHash, at, renewed) =>
+        announce(await inner.tokenCredentials.renew(token, handleHash, at, renewed), {
+          kind: 'token',
+          token,
+        }),
       revokeGrant: async (ownerId, clientKey, at) =>
         announce(await inner.tokenCredentials.revokeGrant(ownerId, clientKey, at), {
           kind: 'grant',

@@ -185,6 +185,37 @@ describe('several instances sharing PostgreSQL and Redis', { skip }, () => {
     report(t, 'revoked with `latchkey tokens revoke`', ms);
   });
 
+  it('refuses on every instance a token its client invalidated on one of them', async (t) => {
+    const { temporary, verifier } = await authorizeOn(first, first, client, username);
+    const token = await exchangeOn(first, client, temporary, verifier);
+    for (const instance of [first, second])
+      assert.equal((await me(instance, client, token)).status, 200); // cached on both
+    const signed = signRequest({
+      method: 'POST',
+      url: `${PUBLIC}/oauth/invalidate_token`,
+      client,
+      token,
+    });
+    const start = performance.now();
+    const ended = await second.fetch(signed.url, { method: 'POST', headers: signed.headers });
+    assert.equal(ended.status, 200, await ended.text());
+    // The mechanism, not a stopwatch: each instance is asked until it refuses the token.
+    const ms = Math.max(
+      await refusedAfter(start, () => me(first, client, token)),
+      await refusedAfter(start, () => me(second, client, token)),
+    );
+    report(t, 'invalidated by its client (POST /oauth/invalidate_token)', ms);
+    const resigned = signRequest({
+      method: 'POST',
+      url: `${PUBLIC}/oauth/invalidate_token`,
+      client,
+      token,
+    });
+    const again = await first.fetch(resigned.url, { method: 'POST', headers: resigned.headers });
+    const problem = new URLSearchParams(await again.text()).get('oauth_problem');
+    assert.deepEqual([again.status, problem], [401, 'token_revoked']);
+  });
+
   describe('kill -9 of one instance', () => {
     let pending: { temporary: TokenCredentials; verifier: string };
     let issued: TokenCredentials;

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Provider } from '../../provider/index.ts';
+import { defaultPaths } from '../options.ts';
 import type { FlowPaths } from '../options.ts';
 
 export const ADVERTISEMENT_PATH = '/.well-known/oauth1-provider';
@@ -13,6 +14,8 @@ export interface Advertisement {
   readonly request_token_endpoint: string;
   readonly authorization_endpoint: string;
   readonly token_endpoint: string;
+  /** POST, signed with the token it ends. */
+  readonly token_invalidation_endpoint: string;
   readonly protected_resource_example: string;
   readonly signature_methods_supported: string[];
   readonly scopes_supported: Record<string, string>;
@@ -20,13 +23,19 @@ export interface Advertisement {
   readonly realm: string;
 }
 
-export function advertise(baseUrl: string, provider: Provider, paths: FlowPaths): Advertisement {
+export function advertise(
+  baseUrl: string,
+  provider: Provider,
+  configured: Partial<FlowPaths>,
+): Advertisement {
+  const paths: FlowPaths = { ...defaultPaths, ...configured };
   const base = baseUrl.replace(/\/$/, '');
   return {
     issuer: base,
     request_token_endpoint: base + paths.requestToken,
     authorization_endpoint: base + paths.authorize,
     token_endpoint: base + paths.accessToken,
+    token_invalidation_endpoint: base + paths.invalidateToken,
     protected_resource_example: `${base}/api/me`,
     signature_methods_supported: provider.policy.signatureMethods.names(),
     scopes_supported: { ...provider.policy.scopes },

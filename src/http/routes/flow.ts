@@ -1,6 +1,7 @@
 /**
  * The two signed flow endpoints (§2.1 temporary credentials, §2.3 token credentials),
- * answered as the spec says: 200, application/x-www-form-urlencoded. They need TLS or an
+ * answered as the spec says: 200, application/x-www-form-urlencoded, and the client's own
+ * end of a token (`POST /oauth/invalidate_token`, provider/invalidation.ts), answered alike. They need TLS or an
  * equivalent channel (§2.1, §2.3): the provider refuses them otherwise (403 https_required,
  * provider/steps/check-channel.ts), on the channel incoming-request.ts finds.
  */
@@ -52,10 +53,36 @@ export function registerFlowRoutes(
     url: paths.accessToken,
     handler: async function requestTokenCredentials(request, reply) {
       const issued = await provider.exchangeTokenCredentials(toIncomingRequest(request, transport));
+      const session = issued.session;
       return reply
         .header('content-type', 'application/x-www-form-urlencoded')
         .header('cache-control', 'no-store')
-        .send(formReply({ oauth_token: issued.token, oauth_token_secret: issued.secret }));
+        .send(
+          formReply({
+            oauth_token: issued.token,
+            oauth_token_secret: issued.secret,
+            // The session extension, for a client registered with it.
+            ...(session === undefined
+              ? {}
+              : {
+                  oauth_expires_in: String(session.expiresIn),
+                  oauth_session_handle: session.handle,
+                  oauth_authorization_expires_in: String(session.authorizationExpiresIn),
+                }),
+          }),
+        );
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: paths.invalidateToken,
+    handler: async function invalidateToken(request, reply) {
+      const ended = await provider.invalidateToken(toIncomingRequest(request, transport));
+      return reply
+        .header('content-type', 'application/x-www-form-urlencoded')
+        .header('cache-control', 'no-store')
+        .send(formReply({ oauth_token: ended.token }));
     },
   });
 }

@@ -25,6 +25,7 @@ const ALLOWED: ReadonlySet<string> = new Set([
   'oauth_body_hash', // the Request Body Hash extension, checked by check-body-hash.ts
   'oauth_callback',
   'oauth_verifier',
+  'oauth_session_handle', // the session extension's renewal (provider/session-renewal.ts)
 ]);
 const TIMESTAMP = /^[0-9]{1,10}$/;
 
@@ -75,6 +76,7 @@ export function checkProtocolParameters(
   // Read only in their own step; elsewhere they were signed and are otherwise ignored.
   const callback = rules.kind === 'temporary' ? p.get('oauth_callback') : undefined;
   const verifier = rules.kind === 'exchange' ? p.get('oauth_verifier') : undefined;
+  const sessionHandle = rules.kind === 'renewal' ? p.get('oauth_session_handle') : undefined;
   const signatureMethod =
     methodName === undefined ? undefined : policy.signatureMethods.get(methodName);
   const needsNonce = signatureMethod?.usesBaseString ?? true;
@@ -90,6 +92,7 @@ export function checkProtocolParameters(
   if (needsNonce && nonce === undefined) absent.push('oauth_nonce');
   if (rules.kind === 'temporary' && callback === undefined) absent.push('oauth_callback');
   if (rules.kind === 'exchange' && verifier === undefined) absent.push('oauth_verifier');
+  if (rules.kind === 'renewal' && sessionHandle === undefined) absent.push('oauth_session_handle');
   if (rules.requireBodyHash === true && body.otherBody && bodyHash === undefined)
     absent.push('oauth_body_hash');
   if (absent.length > 0) {
@@ -117,6 +120,7 @@ export function checkProtocolParameters(
   checkNonEmpty('oauth_consumer_key', consumerKey, policy.maxValueBytes);
   checkNonEmpty('oauth_nonce', nonce, policy.maxValueBytes);
   checkNonEmpty('oauth_verifier', verifier, policy.maxValueBytes);
+  checkNonEmpty('oauth_session_handle', sessionHandle, policy.maxValueBytes);
   if (token !== undefined && tooLong(token, policy.maxValueBytes)) {
     throw new OAuthError(
       'parameter_rejected',
@@ -149,6 +153,7 @@ export function checkProtocolParameters(
     callback,
     verifier,
     bodyHash,
+    ...(sessionHandle === undefined ? {} : { sessionHandle }),
   };
 }
 

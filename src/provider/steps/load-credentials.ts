@@ -77,7 +77,8 @@ export function loadCachedCredentials(
   protocol: ProtocolParameters,
   kind: RequestKind,
 ): LoadedCredentials | undefined {
-  if (kind === 'exchange') return undefined;
+  // A token request is answered from the store itself: it changes what it reads.
+  if (kind === 'exchange' || kind === 'renewal') return undefined;
   const client = store.clients.peek?.(protocol.consumerKey);
   if (client === undefined) return undefined;
   let tokenCredential: TokenCredential | undefined;
