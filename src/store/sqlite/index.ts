@@ -41,6 +41,11 @@ export interface SqliteStoreOptions {
   readonly maxWalBytes?: number;
   /** Told of each RESTART or TRUNCATE checkpoint the worker runs (diagnostics, tests). */
   readonly onCheckpoint?: (report: CheckpointReport) => void;
+  /**
+   * Told when a checkpoint fails for another reason than a busy lock (a full disk), once
+   * until checkpoints succeed again; a process warning when not given.
+   */
+  readonly onCheckpointError?: (error: Error) => void;
 }
 
 function open(path: string, busyTimeoutMs: number): DatabaseSync {
@@ -70,13 +75,14 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   let checkpointer: ReturnType<typeof startCheckpointer> | undefined;
   if (interval > 0) {
     db.exec('PRAGMA wal_autocheckpoint = 0');
-    checkpointer = startCheckpointer(
-      options.path,
-      interval,
+    checkpointer = startCheckpointer({
+      path: options.path,
+      intervalMs: interval,
       busyTimeoutMs,
-      options.maxWalBytes,
-      options.onCheckpoint,
-    );
+      maxWalBytes: options.maxWalBytes,
+      onCheckpoint: options.onCheckpoint,
+      onError: options.onCheckpointError,
+    });
   }
   const transaction = transactionOn(db);
   const ping = db.prepare('SELECT 1');
