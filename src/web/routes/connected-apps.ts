@@ -27,7 +27,9 @@ function connections(
 ): Map<string, Omit<Connection, 'client'>> {
   const byClient = new Map<string, Omit<Connection, 'client'>>();
   for (const token of tokens) {
-    if (token.revokedAt !== null || (token.expiresAt !== null && token.expiresAt <= now)) continue;
+    // A token with a session (session extension) lasts, renewed, until the session ends.
+    const until = token.sessionHandleHash === null ? token.expiresAt : token.sessionExpiresAt;
+    if (token.revokedAt !== null || (until !== null && until <= now)) continue;
     const seen = byClient.get(token.clientKey);
     const latest = (a: number | null, b: number | null) =>
       a === null ? b : b === null ? a : Math.max(a, b);
@@ -37,9 +39,9 @@ function connections(
       lastUsedAt: latest(seen?.lastUsedAt ?? null, token.lastUsedAt),
       // A connection lasts as long as its longest-lived token; null means until revoked.
       expiresAt:
-        seen !== undefined && (seen.expiresAt === null || token.expiresAt === null)
+        seen !== undefined && (seen.expiresAt === null || until === null)
           ? null
-          : latest(seen?.expiresAt ?? null, token.expiresAt),
+          : latest(seen?.expiresAt ?? null, until),
     });
   }
   return byClient;
