@@ -429,7 +429,8 @@ export const settings = {
    * `client` (a request signed by the client alone is accepted) or `public` (not verified);
    * `methods` limits a rule to some methods; `scope` is required of the token (403
    * otherwise); `requireBodyHash: true` requires `oauth_body_hash` on a body that is not
-   * form-encoded. A JSON array in the file, or the same JSON as the environment variable's text.
+   * form-encoded; `lti: true` makes the path a Basic LTI launch path (docs/lti.md). A JSON
+   * array in the file, or the same JSON as the environment variable's text.
    */
   'gateway.rules': {
     env: 'LATCHKEY_GATEWAY_RULES',
@@ -702,7 +703,7 @@ function gatewayRules(raw: unknown): GatewayRule[] {
       'must be an array of rules like {"path": "/public/*", "access": "public"}',
     );
   }
-  const known = new Set(['path', 'methods', 'access', 'scope', 'requireBodyHash']);
+  const known = new Set(['path', 'methods', 'access', 'scope', 'requireBodyHash', 'lti']);
   value.forEach((rule: Record<string, unknown>, index) => {
     const extra = Object.keys(rule).find((name) => !known.has(name));
     if (extra !== undefined) throw new SettingProblem(`rule ${index}: unknown field "${extra}"`);

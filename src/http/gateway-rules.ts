@@ -16,15 +16,26 @@ export interface GatewayRule {
   readonly scope?: string | undefined;
   /** A body that is not form-encoded must carry `oauth_body_hash` (400 otherwise). */
   readonly requireBodyHash?: boolean | undefined;
+  /**
+   * A Basic LTI 1.1 launch path (docs/lti.md): the request must be a launch signed by an LMS
+   * registered as a client (two-legged); the upstream gets the launch as `X-LTI-*` headers.
+   */
+  readonly lti?: boolean | undefined;
 }
 
 export interface ResolvedRule {
   readonly access: GatewayAccess;
   readonly scope: string | undefined;
   readonly requireBodyHash: boolean;
+  readonly lti: boolean;
 }
 
-const DEFAULT_RULE: ResolvedRule = { access: 'token', scope: undefined, requireBodyHash: false };
+const DEFAULT_RULE: ResolvedRule = {
+  access: 'token',
+  scope: undefined,
+  requireBodyHash: false,
+  lti: false,
+};
 
 export function pathMatches(pattern: string, path: string): boolean {
   if (pattern.endsWith('/*')) {
@@ -44,10 +55,14 @@ export function matchRule(
     if (rule.methods !== undefined && !rule.methods.some((m) => m.toUpperCase() === method))
       continue;
     if (!pathMatches(rule.path, path)) continue;
+    if (rule.lti === true) {
+      return { access: 'client', scope: undefined, requireBodyHash: false, lti: true };
+    }
     return {
       access: rule.access ?? 'token',
       scope: rule.scope,
       requireBodyHash: rule.requireBodyHash ?? false,
+      lti: false,
     };
   }
   return DEFAULT_RULE;
@@ -70,6 +85,19 @@ export function checkRules(rules: readonly GatewayRule[]): void {
     }
     if (rule.access === 'public' && rule.requireBodyHash === true) {
       throw new TypeError(`gateway.rules[${index}]: a public path cannot require a body hash.`);
+    }
+    if (rule.lti !== undefined && typeof rule.lti !== 'boolean') {
+      throw new TypeError(`gateway.rules[${index}].lti must be true or false.`);
+    }
+    if (
+      rule.lti === true &&
+      (rule.scope !== undefined ||
+        rule.requireBodyHash === true ||
+        (rule.access ?? 'client') !== 'client')
+    ) {
+      throw new TypeError(
+        `gateway.rules[${index}]: an LTI launch path is signed by the LMS alone; it takes no access, scope or body hash.`,
+      );
     }
   });
 }

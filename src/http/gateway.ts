@@ -11,12 +11,14 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
-import { percentDecode, percentEncode } from '../protocol/index.ts';
-import type { Provider } from '../provider/index.ts';
+import { OAuthError, percentDecode, percentEncode } from '../protocol/index.ts';
+import type { LtiLaunch, Provider } from '../provider/index.ts';
 import { checkRules, matchRule } from './gateway-rules.ts';
 import type { GatewayRule } from './gateway-rules.ts';
 import { needsBodyBytes, readBodyBytes, toIncomingRequest } from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
+import { isLtiHeader, launchHeaders } from './lti-headers.ts';
+import { ltiFailureAnswer } from './lti-reply.ts';
 import { identifyCaller } from './middleware/caller.ts';
 import type { OAuthCaller } from './middleware/caller.ts';
 
@@ -50,6 +52,8 @@ const DEFAULT_HEADERS: IdentityHeaderNames = {
 /** Set by verification on the request (a decoration, so every request keeps one shape). */
 interface WithCaller {
   latchkeyGatewayCaller: OAuthCaller | null;
+  /** Set on a verified launch on an `lti` path (docs/lti.md). */
+  latchkeyGatewayLaunch: LtiLaunch | null;
 }
 
 /** Drops `oauth_*` pairs from a query or form body, keeping every other byte as sent. */
@@ -90,6 +94,13 @@ export async function registerGateway(
     const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
     const rule = matchRule(rules, request.method, path);
     if (rule.access === 'public') return; // the decoration's default: no caller
+    if (rule.lti) {
+      const verified = await provider.verifyLtiLaunch(toIncomingRequest(request, transport));
+      (request as FastifyRequest & WithCaller).latchkeyGatewayCaller = verified.caller;
+      (request as FastifyRequest & WithCaller).latchkeyGatewayLaunch = verified.launch;
+      if (typeof request.body === 'string') request.body = withoutProtocolParameters(request.body);
+      return;
+    }
     const caller = await identifyCaller(provider, toIncomingRequest(request, transport), {
       tokenRequired: rule.access === 'token',
       scope: rule.scope,
@@ -102,6 +113,7 @@ export async function registerGateway(
   await app.register(async function gatewayScope(scope) {
     // A form body is read as text for the signature; every other body streams through.
     scope.decorateRequest('latchkeyGatewayCaller', null);
+    scope.decorateRequest('latchkeyGatewayLaunch', null);
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -125,8 +137,20 @@ export async function registerGateway(
       proxyPayloads: false,
       // The app writes one access line per request; reply-from would add two more.
       disableRequestLogging: true,
-      preHandler(request, _reply, done) {
-        verifyForUpstream(request).then(() => done(), done);
+      preHandler(request, reply, done) {
+        verifyForUpstream(request).then(
+          () => done(),
+          (error: unknown) => {
+            const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
+            if (!(error instanceof OAuthError) || !matchRule(rules, request.method, path).lti) {
+              return done(error as Error);
+            }
+            // A launch is a person's browser sent by the LMS: answered for a person.
+            const incoming = toIncomingRequest(request, transport);
+            const answer = ltiFailureAnswer(error, incoming, provider.policy.realm);
+            reply.code(answer.status).headers(answer.headers).send(answer.body);
+          },
+        );
       },
       undici: {
         connectTimeout: options.connectTimeoutMs ?? 5_000,
@@ -150,6 +174,7 @@ export async function registerGateway(
           // `headers` is reply-from's own copy for this request, so it is edited in place.
           delete headers['authorization'];
           for (const name of identity) delete headers[name];
+          for (const name of Object.keys(headers)) if (isLtiHeader(name)) delete headers[name];
           const caller = (request as FastifyRequest & WithCaller).latchkeyGatewayCaller;
           if (caller !== null) {
             // Percent-encoded (§3.6): a key migrated from another provider may hold characters
@@ -163,6 +188,8 @@ export async function registerGateway(
             }
             if (caller.scope !== null) headers[scopeHeader] = caller.scope;
           }
+          const launch = (request as FastifyRequest & WithCaller).latchkeyGatewayLaunch;
+          if (launch !== null) Object.assign(headers, launchHeaders(launch));
           return headers;
         },
         onError(reply, { error }) {

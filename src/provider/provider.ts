@@ -11,6 +11,8 @@ import { describeCaller } from './caller.ts';
 import type { VerifiedResourceRequest } from './caller.ts';
 import { createClientRegistry } from './clients.ts';
 import { createLoginDesk } from './logins.ts';
+import { checkLaunchRequest, readLaunch } from './lti-launch.ts';
+import type { LtiLaunch } from './lti-launch.ts';
 import { createOwnerDirectory } from './owners.ts';
 import type { ExternalIdentity } from './owners.ts';
 import { resolvePolicy } from './policy.ts';
@@ -51,6 +53,11 @@ export interface ResourceOptions {
   readonly requireBodyHash?: boolean | undefined;
 }
 
+/** A verified Basic LTI launch: the LMS as the caller (two-legged), and the launch's fields. */
+export interface VerifiedLtiLaunch extends VerifiedResourceRequest {
+  readonly launch: LtiLaunch;
+}
+
 export function createProvider(options: ProviderOptions) {
   const store = options.store;
   const policy = resolvePolicy(options.policy);
@@ -79,7 +86,7 @@ export function createProvider(options: ProviderOptions) {
   const owners = createOwnerDirectory(store);
   const deny = (token: string) => denyAuthorization(deps, token);
 
-  return {
+  const provider = {
     policy,
     store,
     events,
@@ -176,6 +183,32 @@ export function createProvider(options: ProviderOptions) {
       return { ...verified, caller: describeCaller(verified, token, owner) };
     },
 
+    /**
+     * A Basic LTI 1.1 launch (docs/lti.md): shaped as a launch (checked first, no I/O), then
+     * verified as a request signed by the LMS alone, with the same window and nonce store as
+     * every request. PLAINTEXT is refused: it carries no nonce, so a launch could be replayed.
+     */
+    async verifyLtiLaunch(request: IncomingRequest): Promise<VerifiedLtiLaunch> {
+      const fields = checkLaunchRequest(request);
+      const verified = await provider.verifyResourceRequest(request, {
+        tokenRequired: false,
+      });
+      if (!verified.protocol.signatureMethod.usesBaseString) {
+        throw new OAuthError(
+          'signature_method_rejected',
+          'An LTI launch is signed with HMAC-SHA1 (a method with a nonce), not PLAINTEXT.',
+        );
+      }
+      if (verified.tokenCredential !== undefined) {
+        throw new OAuthError(
+          'parameter_rejected',
+          'An LTI launch is signed by the consumer alone; it takes no oauth_token.',
+          { advice: { oauth_parameters_rejected: 'oauth_token' } },
+        );
+      }
+      return { ...verified, launch: readLaunch(fields, verified.client.key) };
+    },
+
     /** Starts periodic upkeep (last-use writes, purges of expired nonces and credentials). */
     startMaintenance(): void {
       if (timer !== undefined) return;
@@ -194,6 +227,7 @@ export function createProvider(options: ProviderOptions) {
       await flushLastUse();
     },
   };
+  return provider;
 }
 
 export type Provider = ReturnType<typeof createProvider>;

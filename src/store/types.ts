@@ -116,6 +116,7 @@ export interface TemporaryCredential {
   /** The scope and lifetime (seconds, null for no expiry) the owner approved. */
   readonly approvedScope: string | null;
   readonly approvedLifetime: number | null;
+  /** Verifier tries counted so far (each counted before it is compared). */
   readonly verifierFailures: number;
   readonly createdAt: number;
   readonly expiresAt: number;
@@ -210,8 +211,13 @@ export interface TemporaryCredentialStore {
   ): Promise<boolean>;
   /** issued and unexpired → denied, atomically. */
   deny(token: string, now: number): Promise<boolean>;
-  /** Adds one wrong-verifier try and returns the new count (atomic increment). */
-  recordVerifierFailure(token: string): Promise<number>;
+  /**
+   * Counts one verifier try before it is compared (provider/token-credentials.ts), if fewer
+   * than `limit` were counted: an atomic conditional increment, so tries racing on several
+   * connections or instances cannot all pass. Returns the try's number (1 to `limit`), or 0
+   * when no try is left or the credential is unknown.
+   */
+  recordVerifierAttempt(token: string, limit: number): Promise<number>;
   /**
    * §2.3: authorized, unexpired at `now` and issued to `clientKey` → consumed, and the token
    * credential created, in one atomic step. Returns the consumed credential, or undefined
@@ -273,7 +279,9 @@ export interface NonceKey {
 
 export interface NonceStore {
   /**
-   * Insert-if-absent: true the first time this key is seen, false for a replay. The entry
+   * Insert-if-absent: true the first time this key is seen, false for a replay. The key
+   * alone decides (its timestamp included), never `expiresAt`: instances with different
+   * timestamp windows, or a restart with another window, find the same entry. The entry
    * lives at least until `expiresAt` (seconds), after which the timestamp window refuses
    * the request anyway.
    */

@@ -22,7 +22,8 @@ const directory = mkdtempSync(join(tmpdir(), 'latchkey-nonce-log-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
 
 const freshPath = () => join(directory, `${randomUUID()}.db`);
-const key = (nonce: string, timestamp = 1_000): NonceKey => ({
+/** A nonce key; its timestamp is its expiry less the window (300 s, as the callers use). */
+const key = (nonce: string, timestamp: number): NonceKey => ({
   clientKey: 'client',
   token: 'token',
   timestamp,
@@ -51,7 +52,8 @@ async function oneByOne(
   prefix: string,
   expiresAt: number,
 ): Promise<void> {
-  for (let i = 0; i < count; i++) await nonces.remember(key(`${prefix}${i}`), expiresAt);
+  for (let i = 0; i < count; i++)
+    await nonces.remember(key(`${prefix}${i}`, expiresAt - 300), expiresAt);
 }
 
 describe('SQLite nonce log', () => {
@@ -60,10 +62,10 @@ describe('SQLite nonce log', () => {
     const server = createSqliteStore({ path, checkpointIntervalMs: 0 });
     const other = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
-      assert.equal(await server.nonces.remember(key('loads the index'), 2_000), true);
-      assert.equal(await other.nonces.remember(key('shared'), 2_000), true);
-      assert.equal(await server.nonces.remember(key('shared'), 2_000), false);
-      assert.equal(await other.nonces.remember(key('loads the index'), 2_000), false);
+      assert.equal(await server.nonces.remember(key('loads the index', 1_700), 2_000), true);
+      assert.equal(await other.nonces.remember(key('shared', 1_700), 2_000), true);
+      assert.equal(await server.nonces.remember(key('shared', 1_700), 2_000), false);
+      assert.equal(await other.nonces.remember(key('loads the index', 1_700), 2_000), false);
     } finally {
       await server.close();
       await other.close();
@@ -76,11 +78,11 @@ describe('SQLite nonce log', () => {
     const other = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
       await Promise.all(
-        Array.from({ length: 10 }, (_, i) => server.nonces.remember(key(`old${i}`), 500)),
+        Array.from({ length: 10 }, (_, i) => server.nonces.remember(key(`old${i}`, 200), 500)),
       );
       await server.nonces.purgeExpired(1_000);
-      assert.equal(await other.nonces.remember(key('after the purge'), 2_000), true);
-      assert.equal(await server.nonces.remember(key('after the purge'), 2_000), false);
+      assert.equal(await other.nonces.remember(key('after the purge', 1_700), 2_000), true);
+      assert.equal(await server.nonces.remember(key('after the purge', 1_700), 2_000), false);
     } finally {
       await server.close();
       await other.close();
@@ -92,13 +94,13 @@ describe('SQLite nonce log', () => {
     const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
     const holder = new DatabaseSync(path);
     try {
-      await store.nonces.remember(key('creates the file and the index'), 2_000);
+      await store.nonces.remember(key('creates the file and the index', 1_700), 2_000);
       holder.exec('BEGIN IMMEDIATE');
-      const answer = store.nonces.remember(key('while locked'), 2_000);
+      const answer = store.nonces.remember(key('while locked', 1_700), 2_000);
       // Runs only if the store is not sleeping in SQLite's busy handler on this thread.
       setTimeout(() => holder.exec('COMMIT'), 50);
       assert.equal(await answer, true);
-      assert.equal(await store.nonces.remember(key('while locked'), 2_000), false);
+      assert.equal(await store.nonces.remember(key('while locked', 1_700), 2_000), false);
     } finally {
       holder.close();
       await store.close();
@@ -110,9 +112,12 @@ describe('SQLite nonce log', () => {
     const store = createSqliteStore({ path, checkpointIntervalMs: 0, busyTimeoutMs: 100 });
     const holder = new DatabaseSync(path);
     try {
-      await store.nonces.remember(key('creates the file and the index'), 2_000);
+      await store.nonces.remember(key('creates the file and the index', 1_700), 2_000);
       holder.exec('BEGIN IMMEDIATE');
-      await assert.rejects(store.nonces.remember(key('never'), 2_000), StoreUnavailableError);
+      await assert.rejects(
+        store.nonces.remember(key('never', 1_700), 2_000),
+        StoreUnavailableError,
+      );
     } finally {
       holder.exec('ROLLBACK');
       holder.close();
@@ -126,9 +131,9 @@ describe('SQLite nonce log', () => {
     const holder = new DatabaseSync(path);
     try {
       await Promise.all(
-        Array.from({ length: 100 }, (_, i) => store.nonces.remember(key(`old${i}`), 500)),
+        Array.from({ length: 100 }, (_, i) => store.nonces.remember(key(`old${i}`, 200), 500)),
       );
-      await store.nonces.remember(key('live'), 2_000);
+      await store.nonces.remember(key('live', 1_700), 2_000);
       holder.exec('BEGIN IMMEDIATE');
       let otherWorkRan = false;
       setTimeout(() => (otherWorkRan = true), 20);
@@ -148,13 +153,13 @@ describe('SQLite nonce log', () => {
     const path = freshPath();
     const first = createSqliteStore({ path, checkpointIntervalMs: 0 });
     await Promise.all(
-      Array.from({ length: 100 }, (_, i) => first.nonces.remember(key(`n${i}`), 2_000)),
+      Array.from({ length: 100 }, (_, i) => first.nonces.remember(key(`n${i}`, 1_700), 2_000)),
     );
     await first.close();
     const second = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
       const replays = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => second.nonces.remember(key(`n${i}`), 2_000)),
+        Array.from({ length: 100 }, (_, i) => second.nonces.remember(key(`n${i}`, 1_700), 2_000)),
       );
       assert.ok(replays.every((first) => !first));
     } finally {
@@ -168,10 +173,10 @@ describe('SQLite nonce log', () => {
     // A client whose clock runs ahead: its nonce lives longer than the ones after it.
     await store.nonces.remember(key('ahead', 5_000), 10_000);
     await Promise.all(
-      Array.from({ length: 10_000 }, (_, i) => store.nonces.remember(key(`old${i}`), 500)),
+      Array.from({ length: 10_000 }, (_, i) => store.nonces.remember(key(`old${i}`, 200), 500)),
     );
     await Promise.all(
-      Array.from({ length: 100 }, (_, i) => store.nonces.remember(key(`live${i}`), 10_000)),
+      Array.from({ length: 100 }, (_, i) => store.nonces.remember(key(`live${i}`, 9_700), 10_000)),
     );
     assert.equal(await store.nonces.purgeExpired(1_000), 10_000);
     await store.close();
@@ -179,7 +184,7 @@ describe('SQLite nonce log', () => {
     const reopened = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
       assert.equal(await reopened.nonces.remember(key('ahead', 5_000), 10_000), false);
-      assert.equal(await reopened.nonces.remember(key('live7'), 10_000), false);
+      assert.equal(await reopened.nonces.remember(key('live7', 9_700), 10_000), false);
     } finally {
       await reopened.close();
     }
@@ -191,7 +196,7 @@ describe('SQLite nonce log', () => {
     try {
       // Rows for more than two chunks of the purge (4,096 each): a commit each.
       await oneByOne(store.nonces, 10_000, 'old', 500);
-      await store.nonces.remember(key('live'), 2_000);
+      await store.nonces.remember(key('live', 1_700), 2_000);
       let otherWorkRan = false;
       const purge = store.nonces.purgeExpired(1_000);
       setImmediate(() => (otherWorkRan = true));
@@ -208,7 +213,9 @@ describe('SQLite nonce log', () => {
     const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
       await Promise.all(
-        Array.from({ length: 300 }, (_, i) => store.nonces.remember(key(`n${i}`), 2_000 + i)),
+        Array.from({ length: 300 }, (_, i) =>
+          store.nonces.remember(key(`n${i}`, 1_700 + i), 2_000 + i),
+        ),
       );
       assert.deepEqual(inFile(path), { rows: 2, nonces: 300 }, 'expiries 256 s apart and more');
     } finally {
@@ -220,16 +227,16 @@ describe('SQLite nonce log', () => {
     const path = freshPath();
     const first = createSqliteStore({ path, checkpointIntervalMs: 0 });
     await Promise.all([
-      first.nonces.remember(key('early'), 2_000),
-      first.nonces.remember(key('late'), 2_100),
+      first.nonces.remember(key('early', 1_700), 2_000),
+      first.nonces.remember(key('late', 1_800), 2_100),
     ]);
     await first.close();
     const second = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
-      assert.equal(await second.nonces.remember(key('late'), 2_100), false);
+      assert.equal(await second.nonces.remember(key('late', 1_800), 2_100), false);
       assert.equal(await second.nonces.purgeExpired(2_001), 1, 'the early one, from the index');
-      assert.equal(await second.nonces.remember(key('early'), 2_000), true, 'purged');
-      assert.equal(await second.nonces.remember(key('late'), 2_100), false, 'kept');
+      assert.equal(await second.nonces.remember(key('early', 1_700), 2_000), true, 'purged');
+      assert.equal(await second.nonces.remember(key('late', 1_800), 2_100), false, 'kept');
     } finally {
       await second.close();
     }
@@ -240,8 +247,8 @@ describe('SQLite nonce log', () => {
     const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
       const answers = await Promise.all([
-        store.nonces.remember(key('twice'), 2_000),
-        store.nonces.remember(key('twice'), 2_000),
+        store.nonces.remember(key('twice', 1_700), 2_000),
+        store.nonces.remember(key('twice', 1_700), 2_000),
       ]);
       assert.deepEqual(answers, [true, false]);
       assert.deepEqual(inFile(path), { rows: 1, nonces: 1 });
@@ -251,7 +258,9 @@ describe('SQLite nonce log', () => {
   });
 
   // Both signs of the 64-bit hash: the migration to batches writes them as hex in SQL.
-  const stored = Array.from({ length: 40 }, (_, i) => key(`before the upgrade ${i}`));
+  const stored = Array.from({ length: 40 }, (_, i) =>
+    key(`before the upgrade ${i}`, 1_700 + (i % 2)),
+  );
   assert.ok(stored.some((k) => nonceHash(k) < 0n) && stored.some((k) => nonceHash(k) >= 0n));
 
   for (const [version, table] of [
@@ -272,7 +281,7 @@ describe('SQLite nonce log', () => {
           stored.map((k, i) => store.nonces.remember(k, 2_000 + (i % 2))),
         );
         assert.ok(replays.every((first) => !first));
-        assert.equal(await store.nonces.remember(key('after the upgrade'), 2_000), true);
+        assert.equal(await store.nonces.remember(key('after the upgrade', 1_700), 2_000), true);
         assert.equal(await store.nonces.size(), stored.length + 1);
       } finally {
         await store.close();

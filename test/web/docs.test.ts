@@ -45,6 +45,14 @@ describe('The documentation page (RFC 5849 §2 "the server must advertise three 
     assert.match(words, /POST http:\/\/127\.0\.0\.1\/oauth\/access_token/);
   });
 
+  it('explains LTI 1.1 launches and grades, linked from the contents', () => {
+    assert.match(page, /<a href="#lti">LTI 1\.1 launches and grades<\/a>/);
+    const words = text(page);
+    assert.match(words, /basic-lti-launch-request/);
+    assert.match(words, /lti_errormsg/);
+    assert.match(words, /replaceResult , readResult and deleteResult/);
+  });
+
   it('lists every signature method the server accepts', () => {
     for (const name of world.provider.policy.signatureMethods.names()) {
       assert.ok(page.includes(`<code>${name}</code>`), name);

@@ -13,6 +13,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isFormContentType } from '../../protocol/index.ts';
 import { incomingFromNode, needsBodyBytes } from '../incoming-request.ts';
+import type { IncomingRequest, LtiLaunch } from '../../provider/index.ts';
+import { ltiFailureAnswer } from '../lti-reply.ts';
 import { identifyCaller, readSignedBody, writeOAuthFailure } from './caller.ts';
 import type { OAuthCaller } from './caller.ts';
 import { DEFAULT_BODY_LIMIT, resourceOf, transportOf } from './options.ts';
@@ -23,6 +25,8 @@ export interface ExpressLikeRequest extends IncomingMessage {
   body?: unknown;
   rawBody?: Buffer | string;
   oauth?: OAuthCaller;
+  /** Set on a verified Basic LTI launch (option `lti: true`). */
+  lti?: LtiLaunch;
   _body?: boolean;
 }
 
@@ -77,19 +81,27 @@ export function latchkeyExpress(options: MiddlewareOptions): ExpressLikeMiddlewa
   }
 
   return function latchkeyMiddleware(request, response, next) {
+    let incoming: IncomingRequest | undefined;
     (async () => {
       const body = await signedBody(request);
-      const incoming = incomingFromNode(
-        request,
-        body.form,
-        transport,
-        request.originalUrl,
-        body.raw,
-      );
+      incoming = incomingFromNode(request, body.form, transport, request.originalUrl, body.raw);
+      if (options.lti === true) {
+        const verified = await options.provider.verifyLtiLaunch(incoming);
+        request.oauth = verified.caller;
+        request.lti = verified.launch;
+        return;
+      }
       request.oauth = await identifyCaller(options.provider, incoming, resource);
     })().then(
       () => next(),
-      (error: unknown) => writeOAuthFailure(response, error, options.provider.policy.realm),
+      (error: unknown) => {
+        const realm = options.provider.policy.realm;
+        if (options.lti !== true || incoming === undefined) {
+          return writeOAuthFailure(response, error, realm);
+        }
+        const answer = ltiFailureAnswer(error, incoming, realm);
+        response.writeHead(answer.status, answer.headers).end(answer.body);
+      },
     );
   };
 }

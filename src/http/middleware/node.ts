@@ -10,6 +10,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { incomingFromNode } from '../incoming-request.ts';
+import type { IncomingRequest, LtiLaunch } from '../../provider/index.ts';
+import { ltiFailureAnswer } from '../lti-reply.ts';
 import { identifyCaller, readSignedBody, writeOAuthFailure } from './caller.ts';
 import type { OAuthCaller } from './caller.ts';
 import { DEFAULT_BODY_LIMIT, resourceOf, transportOf } from './options.ts';
@@ -24,6 +26,8 @@ export interface VerifiedNodeRequest {
    * consumed): the exact bytes the hash covers.
    */
   readonly rawBody: Buffer | undefined;
+  /** The verified Basic LTI launch (option `lti: true`), else undefined. */
+  readonly lti: LtiLaunch | undefined;
 }
 
 export type NodeVerifier = (
@@ -36,16 +40,29 @@ export function createNodeVerifier(options: MiddlewareOptions): NodeVerifier {
   const resource = resourceOf(options);
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   return async function verifyNodeRequest(request, response) {
+    let incoming: IncomingRequest | undefined;
     try {
       const body = await readSignedBody(request, limit, resource.requireBodyHash ?? false);
-      const caller = await identifyCaller(
-        options.provider,
-        incomingFromNode(request, body.form, transport, undefined, body.raw),
-        resource,
-      );
-      return { caller, body: body.form, rawBody: body.raw };
+      incoming = incomingFromNode(request, body.form, transport, undefined, body.raw);
+      if (options.lti === true) {
+        const verified = await options.provider.verifyLtiLaunch(incoming);
+        return {
+          caller: verified.caller,
+          body: body.form,
+          rawBody: body.raw,
+          lti: verified.launch,
+        };
+      }
+      const caller = await identifyCaller(options.provider, incoming, resource);
+      return { caller, body: body.form, rawBody: body.raw, lti: undefined };
     } catch (error) {
-      writeOAuthFailure(response, error, options.provider.policy.realm);
+      const realm = options.provider.policy.realm;
+      if (options.lti === true && incoming !== undefined) {
+        const answer = ltiFailureAnswer(error, incoming, realm);
+        response.writeHead(answer.status, answer.headers).end(answer.body);
+      } else {
+        writeOAuthFailure(response, error, realm);
+      }
       return undefined;
     }
   };

@@ -11,6 +11,11 @@ export interface MiddlewareOptions extends ResourceOptions {
   readonly tls?: boolean | undefined;
   /** Accept PLAINTEXT over plain HTTP off loopback. */
   readonly insecureHttp?: boolean | undefined;
+  /**
+   * Take Basic LTI 1.1 launches (docs/lti.md): the LMS as the caller, the launch beside it
+   * (`request.lti`), a failed launch answered for a person (back to the LMS or an error page).
+   */
+  readonly lti?: boolean | undefined;
   /** Largest form body read for verification, in bytes (default 64 KiB). */
   readonly bodyLimit?: number | undefined;
 }

@@ -72,12 +72,13 @@ export function postgresTemporaryCredentials(db: Database): TemporaryCredentialS
       );
       return result.count > 0;
     },
-    // An unknown token has no failures to count: 0.
-    async recordVerifierFailure(token: string) {
+    // No try left, or an unknown token: 0. The row lock makes a racing try re-check the
+    // count after the one before it commits.
+    async recordVerifierAttempt(token: string, limit: number) {
       const { rows } = await db.query(
         `UPDATE ${temporary} SET verifier_failures = verifier_failures + 1
-         WHERE token = $1 RETURNING verifier_failures`,
-        [token],
+         WHERE token = $1 AND verifier_failures < $2 RETURNING verifier_failures`,
+        [token, limit],
       );
       return rows[0] === undefined ? 0 : int(rows[0], 'verifier_failures');
     },
