@@ -11,6 +11,7 @@ import { field } from '../form.ts';
 import { formatTime, safeLink } from '../format.ts';
 import { signedInOrRedirect } from '../guard.ts';
 import { parseScope } from '../../provider/index.ts';
+import { html, page, seeOther } from '../../http/route-schemas.ts';
 
 interface Connection {
   readonly client: Client;
@@ -47,6 +48,18 @@ function connections(
   return byClient;
 }
 
+const appsSchema = page('Connected apps', {
+  200: html(
+    'The apps the signed-in owner allowed, each with its scope, last use and a Revoke button.',
+  ),
+  303: seeOther('Not signed in: to the sign-in page.'),
+});
+const revokeSchema = page(
+  'Revoke an app',
+  { 303: seeOther('Back to Connected apps; the app’s tokens (and sessions) are revoked.') },
+  { description: 'Form fields `client_key` and `_csrf`.' },
+);
+
 export async function connectedAppsRoutes(
   fastify: FastifyInstance,
   web: WebContext,
@@ -54,7 +67,7 @@ export async function connectedAppsRoutes(
   const { options, render } = web;
   const { provider } = options;
 
-  fastify.get('/account/apps', async (request, reply) => {
+  fastify.get('/account/apps', { schema: appsSchema }, async (request, reply) => {
     const signedIn = signedInOrRedirect(request, reply);
     if (signedIn === undefined) return reply;
     await provider.flushLastUse(); // last-use times are batched; show the latest
@@ -89,7 +102,7 @@ export async function connectedAppsRoutes(
 
   fastify.post(
     '/account/apps/revoke',
-    { preHandler: fastify.csrfProtection },
+    { preHandler: fastify.csrfProtection, schema: revokeSchema },
     async (request, reply) => {
       const signedIn = signedInOrRedirect(request, reply);
       if (signedIn === undefined) return reply;
