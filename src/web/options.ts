@@ -4,11 +4,13 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { IdentityOptions, Provider } from '../provider/index.ts';
+import { defaultPaths } from '../http/options.ts';
 
 export interface WebPaths {
   readonly requestToken?: string | undefined;
   readonly authorize?: string | undefined;
   readonly accessToken?: string | undefined;
+  readonly invalidateToken?: string | undefined;
 }
 
 /** Sign-in throttling: the sign-in form resists password guessing. */
@@ -47,6 +49,7 @@ export interface ResolvedWebOptions {
     readonly requestToken: string;
     readonly authorize: string;
     readonly accessToken: string;
+    readonly invalidateToken: string;
   };
   readonly secureCookies: boolean;
   readonly sessionSecret: string | undefined;
@@ -69,6 +72,7 @@ export function resolveWebOptions(options: WebOptions): ResolvedWebOptions {
       requestToken: options.paths?.requestToken ?? '/oauth/request_token',
       authorize: options.paths?.authorize ?? '/oauth/authorize',
       accessToken: options.paths?.accessToken ?? '/oauth/access_token',
+      invalidateToken: options.paths?.invalidateToken ?? defaultPaths.invalidateToken,
     },
     secureCookies: options.secureCookies ?? false,
     sessionSecret: options.sessionSecret,

@@ -8,6 +8,7 @@ import { problems } from '../../protocol/index.ts';
 import type { WebContext } from '../context.ts';
 import { exampleCredentials, workedExample } from '../docs-example.ts';
 import { formatDuration } from '../format.ts';
+import { OPENAPI_PATH } from '../../http/openapi.ts';
 import { html, page } from '../../http/route-schemas.ts';
 
 export async function docsRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
@@ -29,7 +30,9 @@ export async function docsRoutes(fastify: FastifyInstance, web: WebContext): Pro
         requestToken: base + options.paths.requestToken,
         authorize: base + options.paths.authorize,
         accessToken: base + options.paths.accessToken,
+        invalidateToken: base + options.paths.invalidateToken,
       },
+      openapi: base + OPENAPI_PATH,
       methods: policy.signatureMethods.names(),
       window: formatDuration(policy.timestampWindowSeconds),
       temporaryLifetime: formatDuration(policy.temporaryCredentialLifetimeSeconds),
