@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { authorizePath, startWeb, text } from './support.ts';
+import {
+  processTokenCredentialsResponse,
+  requestTokenCredentials,
+} from '../../src/client/index.ts';
+import { authorizePath, BASE, injectFetch, startWeb, text } from './support.ts';
 import type { WebWorld } from './support.ts';
 
 describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => {
@@ -143,13 +147,24 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
     const temporary = await world.temporary(client);
     const browser = await signedIn();
     const page = await browser.get(authorizePath(temporary));
-    await browser.post(
+    const reply = await browser.post(
       '/oauth/authorize',
       { oauth_token: temporary.token, decision: 'allow', lifetime: '3600' },
       page,
     );
-    const stored = await world.provider.store.temporaryCredentials.find(temporary.token);
-    assert.equal(stored?.approvedLifetime, 3600);
+    const verifier = new URL(String(reply.headers.location)).searchParams.get('oauth_verifier');
+    // The app exchanges (§2.3): the token it gets lasts what the owner chose.
+    const issued = await processTokenCredentialsResponse(
+      await requestTokenCredentials(`${BASE}/oauth/access_token`, {
+        client: { key: client.key, secret: client.secret },
+        temporary,
+        verifier: verifier ?? '',
+        fetch: injectFetch(world.app),
+      }),
+    );
+    const token = await world.provider.store.tokenCredentials.find(issued.token);
+    assert.ok(token !== undefined, 'the token credential was issued');
+    assert.equal(token.expiresAt, token.issuedAt + 3600 * 1000);
   });
 
   it('refuses a lifetime the page did not offer, and changes nothing', async () => {

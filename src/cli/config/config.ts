@@ -290,6 +290,20 @@ export const settings = {
     parse: integer(1024, 64 * 1024 * 1024),
   },
   /**
+   * The longest `latchkey serve` takes to stop after SIGTERM or SIGINT, in milliseconds. It
+   * stops accepting connections, finishes the requests in flight and closes the store; if
+   * that fails, or is not done within this bound (a store that does not answer), it exits
+   * with status 1 all the same, so a supervisor never has to kill it. A second signal exits
+   * at once.
+   */
+  shutdownTimeoutMs: {
+    env: 'LATCHKEY_SHUTDOWN_TIMEOUT_MS',
+    flag: '--shutdown-timeout <ms>',
+    summary: 'longest graceful stop before exiting anyway, ms',
+    default: 10_000,
+    parse: integer(1, 600_000),
+  },
+  /**
    * Signs the session cookie of the authorization pages; at least 32 characters. Unset, a
    * random secret is made at each start, so owners sign in again after a restart; set the same
    * value on every instance behind a load balancer. No flag: a command line is visible to
