@@ -16,6 +16,7 @@ import type { LtiLaunch } from './lti-launch.ts';
 import { createOwnerDirectory } from './owners.ts';
 import type { ExternalIdentity } from './owners.ts';
 import { resolvePolicy } from './policy.ts';
+import { purgeClock } from './purge-clock.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { createSessionBook } from './sessions.ts';
@@ -35,6 +36,12 @@ export interface ProviderOptions {
   readonly policy?: Partial<Policy> | undefined;
   /** Milliseconds since the epoch; injectable so expiry can be tested without waiting. */
   readonly now?: (() => number) | undefined;
+  /**
+   * Milliseconds from any origin, never stepped: purges never run ahead of the time it saw
+   * pass (purge-clock.ts). Default `performance.now`, or `now` itself when `now` is injected
+   * (a test clock moved forward is time passing).
+   */
+  readonly monotonicNow?: (() => number) | undefined;
   /** How often last-use times are written and expired rows purged (ms). */
   readonly maintenanceIntervalMs?: number | undefined;
 }
@@ -61,6 +68,10 @@ export function createProvider(options: ProviderOptions) {
   const store = options.store;
   const policy = resolvePolicy(options.policy);
   const now = options.now ?? Date.now;
+  const purgeNow = purgeClock(
+    now,
+    options.monotonicNow ?? (options.now === undefined ? () => performance.now() : now),
+  );
   const events = new EventEmitter();
   const deps = { store, policy, now };
   const lastUse = new Map<string, number>();
@@ -73,7 +84,8 @@ export function createProvider(options: ProviderOptions) {
   }
 
   async function maintain(): Promise<void> {
-    const at = now();
+    // Forgetting cannot be undone: never at a time the wall clock was merely stepped to.
+    const at = purgeNow();
     await flushLastUse();
     await store.nonces.purgeExpired(Math.floor(at / 1000));
     await store.temporaryCredentials.purgeExpired(at);
