@@ -13,7 +13,7 @@ import helmet from '@fastify/helmet';
 import { createErrorHandler } from './error-reply.ts';
 import { clientOrigin } from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
-import { defaultPaths } from './options.ts';
+import { DEFAULT_BODY_LIMIT, defaultPaths } from './options.ts';
 import type { AppOptions, FlowPaths } from './options.ts';
 import type { IdentityOptions } from '../provider/index.ts';
 import { registerAdvertisement } from './routes/advertisement.ts';
@@ -46,7 +46,6 @@ export interface BuildOptions extends AppOptions {
   readonly pages?: FastifyPluginAsync<PagesContext> | undefined;
 }
 
-const DEFAULT_BODY_LIMIT = 64 * 1024;
 const loggerDefaults = {
   serializers: logSerializers,
   formatters: { log: censorSecretFields },

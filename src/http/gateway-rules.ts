@@ -68,36 +68,69 @@ export function matchRule(
   return DEFAULT_RULE;
 }
 
-/** Checks rules at start-up, so a typo is an error message and not an open path. */
-export function checkRules(rules: readonly GatewayRule[]): void {
-  rules.forEach((rule, index) => {
-    if (typeof rule.path !== 'string' || !rule.path.startsWith('/')) {
-      throw new TypeError(`gateway.rules[${index}].path must start with "/".`);
+/**
+ * Parses and checks gateway rules, the one place that knows their shape: an array (the file,
+ * or the middleware's options) or its JSON text (the environment). Called at start-up, so a
+ * typo is an error message and not an open path.
+ *
+ * @throws TypeError naming the rule and the field, e.g. `rule 0: path must start with "/"`.
+ */
+export function parseGatewayRules(raw: unknown): GatewayRule[] {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new TypeError('must be a JSON array of rules');
     }
-    if (rule.access !== undefined && !['token', 'client', 'public'].includes(rule.access)) {
-      throw new TypeError(`gateway.rules[${index}].access must be token, client or public.`);
+  }
+  if (!Array.isArray(value) || !value.every((rule) => typeof rule === 'object' && rule !== null)) {
+    throw new TypeError('must be an array of rules like {"path": "/public/*", "access": "public"}');
+  }
+  const known = new Set(['path', 'methods', 'access', 'scope', 'requireBodyHash', 'lti']);
+  value.forEach((rule: Record<string, unknown>, index) => {
+    const extra = Object.keys(rule).find((name) => !known.has(name));
+    if (extra !== undefined) throw new TypeError(`rule ${index}: unknown field "${extra}"`);
+    const path = rule['path'];
+    if (typeof path !== 'string' || !path.startsWith('/')) {
+      throw new TypeError(`rule ${index}: path must start with "/"`);
     }
-    if (rule.access === 'public' && rule.scope !== undefined) {
-      throw new TypeError(`gateway.rules[${index}]: a public path cannot require a scope.`);
+    const methods = rule['methods'];
+    if (
+      methods !== undefined &&
+      !(Array.isArray(methods) && methods.every((m) => typeof m === 'string'))
+    ) {
+      throw new TypeError(`rule ${index}: methods must be an array of method names`);
     }
-    if (rule.requireBodyHash !== undefined && typeof rule.requireBodyHash !== 'boolean') {
-      throw new TypeError(`gateway.rules[${index}].requireBodyHash must be true or false.`);
+    const access = rule['access'];
+    if (access !== undefined && !['token', 'client', 'public'].includes(access as string)) {
+      throw new TypeError(`rule ${index}: access must be token, client or public`);
     }
-    if (rule.access === 'public' && rule.requireBodyHash === true) {
-      throw new TypeError(`gateway.rules[${index}]: a public path cannot require a body hash.`);
+    if (rule['scope'] !== undefined && typeof rule['scope'] !== 'string') {
+      throw new TypeError(`rule ${index}: scope must be a string`);
     }
-    if (rule.lti !== undefined && typeof rule.lti !== 'boolean') {
-      throw new TypeError(`gateway.rules[${index}].lti must be true or false.`);
+    if (access === 'public' && rule['scope'] !== undefined) {
+      throw new TypeError(`rule ${index}: a public path cannot require a scope`);
+    }
+    const requireBodyHash = rule['requireBodyHash'];
+    if (requireBodyHash !== undefined && typeof requireBodyHash !== 'boolean') {
+      throw new TypeError(`rule ${index}: requireBodyHash must be true or false`);
+    }
+    if (access === 'public' && requireBodyHash === true) {
+      throw new TypeError(`rule ${index}: a public path cannot require a body hash`);
+    }
+    const lti = rule['lti'];
+    if (lti !== undefined && typeof lti !== 'boolean') {
+      throw new TypeError(`rule ${index}: lti must be true or false`);
     }
     if (
-      rule.lti === true &&
-      (rule.scope !== undefined ||
-        rule.requireBodyHash === true ||
-        (rule.access ?? 'client') !== 'client')
+      lti === true &&
+      (rule['scope'] !== undefined || requireBodyHash === true || (access ?? 'client') !== 'client')
     ) {
       throw new TypeError(
-        `gateway.rules[${index}]: an LTI launch path is signed by the LMS alone; it takes no access, scope or body hash.`,
+        `rule ${index}: an LTI launch path is signed by the LMS alone; it takes no access, scope or body hash`,
       );
     }
   });
+  return value as GatewayRule[];
 }

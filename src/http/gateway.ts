@@ -13,7 +13,7 @@ import httpProxy from '@fastify/http-proxy';
 import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { OAuthError, percentDecode, percentEncode } from '../protocol/index.ts';
 import type { LtiLaunch, Provider } from '../provider/index.ts';
-import { checkRules, matchRule } from './gateway-rules.ts';
+import { matchRule, parseGatewayRules } from './gateway-rules.ts';
 import type { GatewayRule } from './gateway-rules.ts';
 import { needsBodyBytes, readBodyBytes, toIncomingRequest } from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
@@ -80,8 +80,7 @@ export async function registerGateway(
   options: GatewayOptions,
   transport: TransportSettings,
 ): Promise<void> {
-  const rules = options.rules ?? [];
-  checkRules(rules);
+  const rules = parseGatewayRules(options.rules ?? []);
   const names = { ...DEFAULT_HEADERS, ...options.identityHeaders };
   const identity = [names.client, names.owner, names.ownerName, names.scope].map((name) =>
     name.toLowerCase(),

@@ -3,8 +3,8 @@
  * how to set cookies. Everything else has a documented default.
  */
 import type { FastifyRequest } from 'fastify';
-import type { IdentityOptions, Provider } from '../provider/index.ts';
 import { defaultPaths } from '../http/options.ts';
+import type { IdentityOptions, Provider } from '../provider/index.ts';
 
 export interface WebPaths {
   readonly requestToken?: string | undefined;
@@ -69,9 +69,9 @@ export function resolveWebOptions(options: WebOptions): ResolvedWebOptions {
   return {
     provider: options.provider,
     paths: {
-      requestToken: options.paths?.requestToken ?? '/oauth/request_token',
-      authorize: options.paths?.authorize ?? '/oauth/authorize',
-      accessToken: options.paths?.accessToken ?? '/oauth/access_token',
+      requestToken: options.paths?.requestToken ?? defaultPaths.requestToken,
+      authorize: options.paths?.authorize ?? defaultPaths.authorize,
+      accessToken: options.paths?.accessToken ?? defaultPaths.accessToken,
       invalidateToken: options.paths?.invalidateToken ?? defaultPaths.invalidateToken,
     },
     secureCookies: options.secureCookies ?? false,

@@ -95,4 +95,18 @@ describe('Provider: Basic LTI 1.1 launches', () => {
       message: /POST/,
     });
   });
+
+  it('refuses a launch from a disabled LMS (consumer_key_rejected), and takes it again once enabled', async () => {
+    const clients = world.server.provider.clients;
+    await clients.setDisabled(world.sharedClient.key, true);
+    try {
+      await assert.rejects(world.server.provider.verifyLtiLaunch(launch()), {
+        problem: 'consumer_key_rejected',
+        status: 401,
+      });
+    } finally {
+      await clients.setDisabled(world.sharedClient.key, false);
+    }
+    await world.server.provider.verifyLtiLaunch(launch());
+  });
 });

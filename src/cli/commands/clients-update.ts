@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { ClientChanges } from '../../store/index.ts';
-import { storeSettingNames } from '../../config.ts';
+import { storeSettingNames } from '../config/config.ts';
 import { withProvider } from '../context.ts';
 import { CommandFailure, UsageError } from '../errors.ts';
 import { print, printJson } from '../output.ts';

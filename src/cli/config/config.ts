@@ -7,7 +7,7 @@
  */
 import { dirname } from 'node:path';
 import { nest, readConfigFile, resolveFrom } from './config-file.ts';
-import { builtInSignatureMethods } from './protocol/signature-methods.ts';
+import { builtInSignatureMethods } from '../../protocol/signature-methods.ts';
 import {
   boolean,
   databaseLocation,
@@ -25,9 +25,20 @@ import {
   urlPath,
 } from './config-values.ts';
 import type { Setting } from './config-values.ts';
-import { checkRules } from './http/gateway-rules.ts';
-import { DEFAULT_NAME_CLAIMS, DEFAULT_OIDC_SCOPES, issuerProblem } from './provider/identity.ts';
-import type { GatewayRule } from './http/gateway-rules.ts';
+import { parseGatewayRules } from '../../http/gateway-rules.ts';
+import { DEFAULT_BODY_LIMIT, defaultPaths } from '../../http/options.ts';
+import { defaultPolicy } from '../../provider/policy.ts';
+import {
+  DEFAULT_POSTGRES_SCHEMA,
+  DEFAULT_REDIS_PREFIX,
+  isPostgresUrl,
+} from '../../store/locations.ts';
+import {
+  DEFAULT_NAME_CLAIMS,
+  DEFAULT_OIDC_SCOPES,
+  issuerProblem,
+} from '../../provider/identity.ts';
+import type { GatewayRule } from '../../http/gateway-rules.ts';
 
 export { ConfigError, SettingProblem } from './config-values.ts';
 export type { Setting } from './config-values.ts';
@@ -94,7 +105,7 @@ export const settings = {
     env: 'LATCHKEY_POSTGRES_SCHEMA',
     flag: '--postgres-schema <name>',
     summary: 'PostgreSQL schema of the tables',
-    default: 'latchkey',
+    default: DEFAULT_POSTGRES_SCHEMA,
     parse: text(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'an SQL identifier of 1-63 characters'),
   },
   /**
@@ -105,7 +116,7 @@ export const settings = {
     env: 'LATCHKEY_REDIS_PREFIX',
     flag: '--redis-prefix <text>',
     summary: 'prefix of the Redis keys',
-    default: 'latchkey:',
+    default: DEFAULT_REDIS_PREFIX,
     parse: text(/^[\x21-\x7e]{1,64}$/, 'printable ASCII without spaces, 1-64 characters'),
   },
   /**
@@ -192,7 +203,7 @@ export const settings = {
     env: 'LATCHKEY_REQUEST_TOKEN_PATH',
     flag: '--request-token-path <path>',
     summary: 'path of the temporary credential endpoint',
-    default: '/oauth/request_token',
+    default: defaultPaths.requestToken,
     parse: urlPath,
   },
   /** Path of the resource owner authorization page (RFC 5849 §2.2). */
@@ -200,7 +211,7 @@ export const settings = {
     env: 'LATCHKEY_AUTHORIZE_PATH',
     flag: '--authorize-path <path>',
     summary: 'path of the authorization page',
-    default: '/oauth/authorize',
+    default: defaultPaths.authorize,
     parse: urlPath,
   },
   /** Path of the token credential endpoint (RFC 5849 §2.3). */
@@ -208,7 +219,7 @@ export const settings = {
     env: 'LATCHKEY_ACCESS_TOKEN_PATH',
     flag: '--access-token-path <path>',
     summary: 'path of the token credential endpoint',
-    default: '/oauth/access_token',
+    default: defaultPaths.accessToken,
     parse: urlPath,
   },
   /**
@@ -219,7 +230,7 @@ export const settings = {
     env: 'LATCHKEY_TIMESTAMP_WINDOW',
     flag: '--timestamp-window <seconds>',
     summary: 'accepted clock difference, seconds',
-    default: 300,
+    default: defaultPolicy.timestampWindowSeconds,
     parse: integer(1, 86400),
   },
   /** Seconds a temporary credential lives between its issue and its exchange (RFC 5849 §2.1). */
@@ -227,7 +238,7 @@ export const settings = {
     env: 'LATCHKEY_TEMPORARY_CREDENTIAL_LIFETIME',
     flag: '--temporary-credential-lifetime <seconds>',
     summary: 'lifetime of temporary credentials, seconds',
-    default: 600,
+    default: defaultPolicy.temporaryCredentialLifetimeSeconds,
     parse: integer(1, 86400),
   },
   /**
@@ -258,7 +269,7 @@ export const settings = {
     env: 'LATCHKEY_REALM',
     flag: '--realm <text>',
     summary: 'realm sent in WWW-Authenticate',
-    default: 'Latchkey',
+    default: defaultPolicy.realm,
     parse: text(/^[\x20-\x7e]{1,100}$/, 'printable ASCII, 1-100 characters', /["\\]/),
   },
   /** How much the server logs (pino levels). `silent` logs nothing. */
@@ -274,7 +285,7 @@ export const settings = {
     env: 'LATCHKEY_BODY_LIMIT',
     flag: '--body-limit <bytes>',
     summary: 'largest request body, bytes',
-    default: 65536,
+    default: DEFAULT_BODY_LIMIT,
     parse: integer(1024, 64 * 1024 * 1024),
   },
   /**
@@ -598,7 +609,7 @@ function checkTogether(
       `${where(given)}: needs ${missing} too (${other.flag} or ${other.env}): give both or neither`,
     );
   }
-  if (values['redis'] !== undefined && !/^postgres(ql)?:\/\//i.test(String(values['database']))) {
+  if (values['redis'] !== undefined && !isPostgresUrl(String(values['database']))) {
     throw new ConfigError(
       'redis',
       origins['redis'] ?? 'default',
@@ -688,42 +699,11 @@ function claimList(raw: unknown): string[] {
   return items as string[];
 }
 
-/** Gateway rules: an array (file) or its JSON text (environment), each rule checked. */
+/** Gateway rules: the gateway's own parser, its messages as the setting's. */
 function gatewayRules(raw: unknown): GatewayRule[] {
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new SettingProblem('must be a JSON array of rules');
-    }
-  }
-  if (!Array.isArray(value) || !value.every((rule) => typeof rule === 'object' && rule !== null)) {
-    throw new SettingProblem(
-      'must be an array of rules like {"path": "/public/*", "access": "public"}',
-    );
-  }
-  const known = new Set(['path', 'methods', 'access', 'scope', 'requireBodyHash', 'lti']);
-  value.forEach((rule: Record<string, unknown>, index) => {
-    const extra = Object.keys(rule).find((name) => !known.has(name));
-    if (extra !== undefined) throw new SettingProblem(`rule ${index}: unknown field "${extra}"`);
-    const methods = rule['methods'];
-    if (
-      methods !== undefined &&
-      !(Array.isArray(methods) && methods.every((m) => typeof m === 'string'))
-    ) {
-      throw new SettingProblem(`rule ${index}: methods must be an array of method names`);
-    }
-    if (rule['scope'] !== undefined && typeof rule['scope'] !== 'string') {
-      throw new SettingProblem(`rule ${index}: scope must be a string`);
-    }
-  });
   try {
-    checkRules(value as GatewayRule[]);
+    return parseGatewayRules(raw);
   } catch (error) {
-    throw new SettingProblem(
-      error instanceof Error ? error.message.replace(/^gateway\.rules/, 'rule ') : 'invalid rule',
-    );
+    throw new SettingProblem(error instanceof Error ? error.message : 'invalid rule');
   }
-  return value as GatewayRule[];
 }
