@@ -9,6 +9,7 @@
  * Only the SHA-256 of a handle is stored; the handle keeps its value across renewals.
  */
 import { createHash } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import { collectParameters, constantTimeEqual, OAuthError } from '../protocol/index.ts';
 import type { Client, NewTokenCredential } from '../store/types.ts';
 import type { Policy } from './policy.ts';
@@ -87,7 +88,7 @@ export function carriesSessionHandle(request: IncomingRequest): boolean {
 
 /** The token endpoint with `oauth_session_handle`: a new token credential for the session. */
 export async function renewTokenCredentials(
-  deps: VerifyDependencies,
+  deps: VerifyDependencies & { readonly events: EventEmitter },
   request: IncomingRequest,
 ): Promise<IssuedTokenCredentials> {
   const verified = await verifyRequest(deps, request, { kind: 'renewal', tokenRequired: true });
@@ -134,6 +135,7 @@ export async function renewTokenCredentials(
     // Another renewal of this token won, or the owner revoked it meanwhile.
     throw new OAuthError('token_used', 'This token was already renewed or revoked.');
   }
+  deps.events.emit('token.renewed', { token: old.token, clientKey: old.clientKey });
   return {
     token: renewed.token,
     secret: renewed.secret,
