@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { collectParameters, constantTimeEqual, OAuthError } from '../protocol/index.ts';
-import type { Client, NewTokenCredential } from '../store/types.ts';
+import type { Client, NewTokenCredential, TokenCredential } from '../store/types.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { newIdentifier, newSecret } from './secrets.ts';
@@ -32,6 +32,16 @@ export interface IssuedTokenCredentials {
   readonly secret: string;
   /** Present for a client with the session extension. */
   readonly session?: SessionGrant | undefined;
+}
+
+/**
+ * Until when a token credential is of use: its expiry, or for a token with a session, the
+ * session's end (it can be renewed until then). null: until revoked.
+ */
+export function usableUntil(
+  token: Pick<TokenCredential, 'expiresAt' | 'sessionHandleHash' | 'sessionExpiresAt'>,
+): number | null {
+  return token.sessionHandleHash === null ? token.expiresAt : token.sessionExpiresAt;
 }
 
 export function hashSessionHandle(handle: string): string {
