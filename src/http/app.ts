@@ -6,6 +6,8 @@
  * cookies.
  */
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -50,6 +52,26 @@ const loggerDefaults = {
   formatters: { log: censorSecretFields },
 };
 
+const CONNECT_BODY = 'CONNECT is not supported: this server is not a proxy.\n';
+const CONNECT_REFUSAL = [
+  'HTTP/1.1 405 Method Not Allowed',
+  'Allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  'Content-Type: text/plain; charset=utf-8',
+  `Content-Length: ${Buffer.byteLength(CONNECT_BODY)}`,
+  'Connection: close',
+  '',
+  CONNECT_BODY,
+].join('\r\n');
+
+/**
+ * Answers CONNECT (any target) like any unsupported method: 405, then the connection closes.
+ * Latchkey is no forward proxy, so no tunnel is ever opened.
+ */
+function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  socket.end(CONNECT_REFUSAL);
+}
+
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const provider = options.provider;
   const paths: FlowPaths = { ...defaultPaths, ...options.paths };
@@ -87,6 +109,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     return `${scheme}://${host}`;
   };
 
+  // Node hands CONNECT to a `connect` listener and, without one, closes the socket unanswered.
+  app.server.on('connect', refuseConnect);
   app.setErrorHandler(createErrorHandler(provider.policy.realm));
   // Before every other route, so its hooks count them all (docs/events.md).
   registerMetrics(app, { provider, paths, transport, options: options.metrics });
@@ -106,7 +130,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     );
     registerFlowRoutes(scope, provider, paths, transport);
     registerApiMe(scope, provider, transport);
-    registerAdvertisement(scope, provider, paths, baseUrlOf);
+    registerAdvertisement(scope, provider, paths, {
+      publicUrl: options.publicUrl,
+      tls: transport.tls,
+    });
   });
 
   if (options.pages !== undefined) {

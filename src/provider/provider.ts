@@ -19,7 +19,6 @@ import { resolvePolicy } from './policy.ts';
 import { purgeClock } from './purge-clock.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
-import { scopeIncludes } from './scope.ts';
 import { createSessionBook } from './sessions.ts';
 import { invalidateToken } from './invalidation.ts';
 import { carriesSessionHandle, renewTokenCredentials } from './session-extension.ts';
@@ -30,7 +29,7 @@ import { exportRecords } from './transfer/export.ts';
 import type { ExportOptions } from './transfer/export.ts';
 import { createImport } from './transfer/import.ts';
 import type { ImportOptions } from './transfer/import.ts';
-import { verifyRequest } from './verify-request.ts';
+import { verifyRequest, verifyResourceRequest } from './verify-request.ts';
 
 export interface ProviderOptions {
   readonly store: Store;
@@ -163,36 +162,21 @@ export function createProvider(options: ProviderOptions) {
     invalidateToken: (request: IncomingRequest) => invalidateToken({ ...deps, events }, request),
 
     /**
-     * §3: a protected resource request, with the token's scope enforced, and its caller. The
-     * owner comes from the store's cache (no round trip in the common case).
+     * §3: a protected resource request, verified (verify-request.ts, steps 1–12), and its
+     * caller: client, owner, scope and token, no secrets. The owner comes from the store's
+     * cache (no round trip in the common case).
      */
     async verifyResourceRequest(
       request: IncomingRequest,
       resource: ResourceOptions = {},
     ): Promise<VerifiedResourceRequest> {
-      const verified = await verifyRequest(deps, request, {
-        kind: 'resource',
+      const verified = await verifyResourceRequest(deps, request, {
         tokenRequired: resource.tokenRequired ?? true,
         requireBodyHash: resource.requireBodyHash ?? false,
+        scope: resource.scope,
       });
-      const token = verified.tokenCredential;
-      if (resource.scope !== undefined && resource.scope !== '') {
-        if (token === undefined || !scopeIncludes(token.scope, resource.scope)) {
-          throw new OAuthError(
-            'permission_denied',
-            `This resource requires the scope: ${resource.scope}.`,
-          );
-        }
-      }
-      if (token === undefined)
-        return { ...verified, caller: describeCaller(verified, token, undefined) };
-      const owner =
-        store.owners.peekById?.(token.ownerId) ?? (await store.owners.findById(token.ownerId));
-      // Removing an owner removes its tokens: only a race with that removal gets here.
-      if (owner === undefined)
-        throw new OAuthError('token_revoked', 'The owner of this token was removed.');
-      lastUse.set(token.token, now());
-      return { ...verified, caller: describeCaller(verified, token, owner) };
+      if (verified.caller.token !== null) lastUse.set(verified.caller.token, now());
+      return verified;
     },
 
     /**
@@ -202,7 +186,8 @@ export function createProvider(options: ProviderOptions) {
      */
     async verifyLtiLaunch(request: IncomingRequest): Promise<VerifiedLtiLaunch> {
       const fields = checkLaunchRequest(request);
-      const verified = await provider.verifyResourceRequest(request, {
+      const verified = await verifyRequest(deps, request, {
+        kind: 'resource',
         tokenRequired: false,
       });
       if (!verified.protocol.signatureMethod.usesBaseString) {
@@ -218,7 +203,11 @@ export function createProvider(options: ProviderOptions) {
           { advice: { oauth_parameters_rejected: 'oauth_token' } },
         );
       }
-      return { ...verified, launch: readLaunch(fields, verified.client.key) };
+      return {
+        caller: describeCaller(verified.client, undefined, undefined),
+        parameters: { query: verified.parameters.query, form: verified.parameters.form },
+        launch: readLaunch(fields, verified.client.key),
+      };
     },
 
     /** Starts periodic upkeep (last-use writes, purges of expired nonces and credentials). */

@@ -56,6 +56,32 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
     assert.doesNotMatch(words, /Create, change and delete your data/);
   });
 
+  it('names where Allow and Deny both send the owner: the callback host', async () => {
+    const client = await world.client({ callbacks: ['https://printer.example/callback'] });
+    const page = await (
+      await signedIn()
+    ).get(authorizePath(await world.temporary(client, 'https://printer.example/callback')));
+    const words = text(page.body);
+    assert.match(words, /Whether you allow or deny, you will then be sent to printer\.example ?\./);
+    assert.doesNotMatch(words, /did not register/);
+  });
+
+  it('warns when the callback was not registered by the app, naming its host', async () => {
+    const client = await world.client();
+    const page = await (
+      await signedIn()
+    ).get(authorizePath(await world.temporary(client, 'https://elsewhere.example:8443/cb')));
+    const words = text(page.body);
+    assert.match(words, /you will then be sent to elsewhere\.example:8443 ?\./);
+    assert.match(words, /did not register elsewhere\.example:8443 with this server in advance/);
+  });
+
+  it('names no callback host for oob (the page shows a code instead)', async () => {
+    const client = await world.client();
+    const page = await (await signedIn()).get(authorizePath(await world.temporary(client, 'oob')));
+    assert.doesNotMatch(text(page.body), /you will then be sent to/);
+  });
+
   it('marks an unverified client "Not verified by this server" and warns', async () => {
     const client = await world.client();
     const page = await (await signedIn()).get(authorizePath(await world.temporary(client)));

@@ -132,7 +132,9 @@ export function registerServe(program: Command): void {
 
       const base = baseUrl(config, tls !== undefined, app.server.address() as AddressInfo);
       print(`Latchkey listening on ${base}`);
-      if (/^(0\.0\.0\.0|::|\[::\])$/.test(config.host) && config.publicUrl === undefined) {
+      if (config.trustProxy && config.publicUrl === undefined) {
+        note('(behind a proxy: set publicUrl, the URL clients reach; it is what is advertised)');
+      } else if (/^(0\.0\.0\.0|::|\[::\])$/.test(config.host) && config.publicUrl === undefined) {
         note(
           `(on every interface, --host ${config.host}; set publicUrl to advertise a public URL)`,
         );

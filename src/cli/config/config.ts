@@ -188,8 +188,9 @@ export const settings = {
   },
   /**
    * The absolute URL clients reach this server at (for example `https://auth.example.com`),
-   * used in the endpoint advertisement when the server cannot know it, such as behind a
-   * proxy. By default the advertisement follows the request's own host.
+   * used in the endpoint advertisement. Without it the advertisement names the address the
+   * server listens on, never a request's `Host` or `X-Forwarded-Host` (a client chooses those):
+   * set it behind a proxy.
    */
   publicUrl: {
     env: 'LATCHKEY_PUBLIC_URL',

@@ -2,7 +2,8 @@
  * The spec requires the three endpoint URIs to be advertised but leaves how open (§1 item 6).
  * One machine-readable JSON document at a well-known path (RFC 8615), also printed at start-up.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import type { Provider } from '../../provider/index.ts';
 import { defaultPaths } from '../options.ts';
 import type { FlowPaths } from '../options.ts';
@@ -44,13 +45,41 @@ export function advertise(
   };
 }
 
+/** Where the advertisement's URLs point: the configured public URL, or the listen address. */
+export interface AdvertisedOrigin {
+  /** `publicUrl` as configured; when set, the only origin advertised. */
+  readonly publicUrl: string | undefined;
+  /** The server serves HTTPS itself. */
+  readonly tls: boolean;
+}
+
+/**
+ * The origin of the address a connection arrived on: the address the server listens on (the
+ * interface the client reached, under a wildcard listen), never a request header.
+ */
+export function listenOrigin(socket: Socket, tls: boolean): string {
+  const raw = socket.localAddress ?? '127.0.0.1';
+  const address = raw.startsWith('::ffff:') ? raw.slice('::ffff:'.length) : raw;
+  const host = address.includes(':') ? `[${address}]` : address;
+  const port = socket.localPort;
+  return `${tls ? 'https' : 'http'}://${host}${port === undefined ? '' : `:${port}`}`;
+}
+
+/**
+ * GET /.well-known/oauth1-provider. Built from the configured public URL, or else the address
+ * the server listens on, and never from `Host`, `X-Forwarded-Host` or `Forwarded` (a client
+ * chooses those, and a proxy copies them): a shared cache would otherwise keep one
+ * requester's host for everyone. `no-store` as well, since the fallback differs by interface.
+ */
 export function registerAdvertisement(
   app: FastifyInstance,
   provider: Provider,
   paths: FlowPaths,
-  baseUrlOf: (request: FastifyRequest) => string,
+  origin: AdvertisedOrigin,
 ): void {
-  app.get(ADVERTISEMENT_PATH, async function advertiseEndpoints(request) {
-    return advertise(baseUrlOf(request), provider, paths);
+  app.get(ADVERTISEMENT_PATH, async function advertiseEndpoints(request, reply) {
+    void reply.header('cache-control', 'no-store');
+    const base = origin.publicUrl ?? listenOrigin(request.raw.socket, origin.tls);
+    return advertise(base, provider, paths);
   });
 }

@@ -4,6 +4,7 @@
  * or denies (`oauth_problem=user_refused`, or a page for `oob`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isRegisteredCallback } from '../../provider/index.ts';
 import type { AuthorizationRequest } from '../../provider/index.ts';
 import type { WebContext } from '../context.ts';
 import { missingTokenProblem } from '../error-page.ts';
@@ -43,6 +44,22 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
     return Math.max(1, Math.ceil((asked.temporaryCredential.expiresAt - provider.now()) / 60000));
   }
 
+  /**
+   * Where Allow and Deny both send the owner, as the page names it: the callback's host (or
+   * its scheme, for an app's own `myapp:` callback), and whether the app registered it.
+   * Null for `oob`, where the page shows a code instead.
+   */
+  function callbackShown(asked: AuthorizationRequest) {
+    const callback = asked.temporaryCredential.callback;
+    if (callback === 'oob') return null;
+    const url = new URL(callback);
+    const web = url.protocol === 'http:' || url.protocol === 'https:';
+    return {
+      place: web ? url.host : url.protocol,
+      registered: isRegisteredCallback(callback, asked.client),
+    };
+  }
+
   function consentPage(request: FastifyRequest, reply: FastifyReply, asked: AuthorizationRequest) {
     const { client } = asked;
     allowCallbackScheme(reply, asked.temporaryCredential.callback);
@@ -53,6 +70,7 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
       scope: asked.scope,
       lifetimes: lifetimeChoices(asked.defaultLifetime),
       token: asked.temporaryCredential.token,
+      callback: callbackShown(asked),
       minutesLeft: minutesLeft(asked),
     });
   }
