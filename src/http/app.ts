@@ -26,6 +26,7 @@ import { pageSecurityHeaders } from './page-security.ts';
 import { createRequestIds } from './request-id.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerHealthRoutes } from './routes/health.ts';
+import { registerOpenApi } from './openapi.ts';
 
 /** What the pages plugin receives from the app. */
 export interface PagesContext {
@@ -100,7 +101,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     genReqId: createRequestIds(),
     // One access line per request instead of Fastify's two (log-serializers.ts).
     logController: new AccessLog(),
+    // Route schemas validate as written: a number is not turned into the string a schema wants.
+    ajv: { customOptions: { coerceTypes: false } },
   }) as unknown as FastifyInstance;
+  // Response schemas describe (route-schemas.ts); JSON is written by JSON.stringify as before,
+  // so declaring a response changes no byte a client receives.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   const baseUrlOf = (request: FastifyRequest): string => {
     if (options.publicUrl !== undefined) return options.publicUrl;
@@ -112,6 +118,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Node hands CONNECT to a `connect` listener and, without one, closes the socket unanswered.
   app.server.on('connect', refuseConnect);
   app.setErrorHandler(createErrorHandler(provider.policy.realm));
+  // First: it records every route added after it (GET /openapi.json, http/openapi.ts).
+  await registerOpenApi(app, { baseUrlOf });
   // Before every other route, so its hooks count them all (docs/events.md).
   registerMetrics(app, { provider, paths, transport, options: options.metrics });
   registerHealthRoutes(app, provider.store);

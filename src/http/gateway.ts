@@ -134,6 +134,10 @@ export async function registerGateway(
   }
 
   await app.register(async function gatewayScope(scope) {
+    // The proxied routes are the upstream's API, not Latchkey's: left out of /openapi.json.
+    scope.addHook('onRoute', function hideProxiedRoute(route) {
+      route.schema ??= { hide: true };
+    });
     // A form body is read as text for the signature; every other body streams through.
     scope.decorateRequest('latchkeyGatewayCaller', null);
     scope.decorateRequest('latchkeyGatewayLaunch', null);

@@ -216,6 +216,61 @@ describe('several instances sharing PostgreSQL and Redis', { skip }, () => {
     assert.deepEqual([again.status, problem], [401, 'token_revoked']);
   });
 
+  it('lets exactly one of two renewals (session extension) sent to two instances at once win', async () => {
+    const registered = await provider.clients.register({
+      name: 'Session App',
+      callbacks: ['https://printer.example/callback'],
+      sessionExtension: true,
+    });
+    const sessionClient = { key: registered.key, secret: registered.secret };
+    const { temporary, verifier } = await authorizeOn(first, first, sessionClient, username);
+    const exchanged = await requestTokenCredentials(`${PUBLIC}/oauth/access_token`, {
+      client: sessionClient,
+      temporary,
+      verifier,
+      fetch: first.fetch,
+    });
+    const fields = new URLSearchParams(await exchanged.text());
+    const token = { token: fields.get('oauth_token')!, secret: fields.get('oauth_token_secret')! };
+    const handle = fields.get('oauth_session_handle');
+    assert.ok(handle !== null);
+    for (const instance of [first, second])
+      assert.equal((await me(instance, sessionClient, token)).status, 200); // cached on both
+    const renew = (instance: Instance) => {
+      const signed = signRequest({
+        method: 'POST',
+        url: `${PUBLIC}/oauth/access_token`,
+        client: sessionClient,
+        token,
+        protocolParameters: { oauth_session_handle: handle },
+      });
+      return instance.fetch(signed.url, { method: 'POST', headers: signed.headers });
+    };
+    const answers = await Promise.all([renew(first), renew(second)]);
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 401]);
+    const winner = new URLSearchParams(
+      await answers.find((answer) => answer.status === 200)!.text(),
+    );
+    assert.equal(winner.get('oauth_session_handle'), handle);
+    const renewed = {
+      token: winner.get('oauth_token')!,
+      secret: winner.get('oauth_token_secret')!,
+    };
+    // The old token is gone on both instances (the renewal announced it); the new one works.
+    for (const instance of [first, second]) {
+      assert.equal((await me(instance, sessionClient, renewed)).status, 200);
+      // Asked until refused: the announcement reaches the other instance's cache by Redis.
+      for (;;) {
+        const old = await me(instance, sessionClient, token);
+        if (old.status === 401) {
+          assert.equal(old.problem, 'token_rejected');
+          break;
+        }
+        assert.equal(old.status, 200, old.text);
+      }
+    }
+  });
+
   describe('kill -9 of one instance', () => {
     let pending: { temporary: TokenCredentials; verifier: string };
     let issued: TokenCredentials;
