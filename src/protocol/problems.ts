@@ -115,6 +115,11 @@ export const problems = {
     when: 'The resource owner denied the authorization request.',
     fix: 'Nothing to retry; the owner said no.',
   },
+  temporarily_unavailable: {
+    status: 503,
+    when: 'The server cannot read or record what this request needs now (its database or Redis is unreachable, or its disk is full); nothing was changed and nothing was accepted.',
+    fix: 'Send the request again, signed afresh (a new nonce), after the seconds in Retry-After.',
+  },
 } as const satisfies Record<string, { status: number; when: string; fix: string }>;
 
 /** Every `oauth_problem` code; `switch (err.problem)` narrows on it. */

@@ -158,7 +158,7 @@ export function createProvider(options: ProviderOptions) {
      */
     exchangeTokenCredentials: (request: IncomingRequest) =>
       carriesSessionHandle(request)
-        ? renewTokenCredentials(deps, request)
+        ? renewTokenCredentials({ ...deps, events }, request)
         : exchangeTokenCredentials(deps, request),
 
     /** The client ends the token it signs with (`POST /oauth/invalidate_token`). */
