@@ -4,7 +4,7 @@
  * (docs/decisions.md, "Verification steps"):
  *
  *   step                                           refuses with                       RFC 5849
- *   1. the protocol parameters, present, single,    400 parameter_absent / _rejected,  §3.1, §3.5
+ *   1. the protocol parameters, present, single,   400 parameter_absent / _rejected,  §3.1, §3.5
  *      well-formed, allowed here                     signature_method_rejected,
  *                                                    version_rejected
  *   2. the channel: TLS where secrets travel         403 https_required (flow),         §2.1, §2.3,
