@@ -31,6 +31,8 @@ export function failureAnswer(error: unknown, realm: string): FailureAnswer {
     const headers: Record<string, string> = { 'content-type': FORM, 'cache-control': 'no-store' };
     if (oauthError.status === 401)
       headers['www-authenticate'] = problemChallenge(oauthError, realm);
+    if (oauthError.retryAfterSeconds !== undefined)
+      headers['retry-after'] = String(oauthError.retryAfterSeconds);
     return { status: oauthError.status, headers, body: problemFormBody(oauthError) };
   }
   if (error instanceof StoreUnavailableError) {

@@ -105,6 +105,11 @@ export const problems = {
     when: 'The flow endpoints and PLAINTEXT need TLS, and this request came over plain HTTP.',
     fix: 'Use the https:// address the server advertises.',
   },
+  rate_limit_exceeded: {
+    status: 429,
+    when: 'The client made more requests, or more failed requests from one address, than its rate limit allows in a minute.',
+    fix: 'Wait the seconds Retry-After gives, then slow down; ask the operator if the limit is too low for the client.',
+  },
   user_refused: {
     status: 401,
     when: 'The resource owner denied the authorization request.',

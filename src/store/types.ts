@@ -37,11 +37,20 @@ export interface Client {
    * short-lived and renewed with a session handle (docs/decisions.md). Off by default.
    */
   readonly sessionExtension: boolean;
+  /**
+   * Its own rate limits (docs/security.md#rate-limits): protected-resource requests, and
+   * failed verifications from one address, per minute; null for the server's default.
+   */
+  readonly requestsPerMinute: number | null;
+  readonly failuresPerMinute: number | null;
   readonly createdAt: number;
 }
 
 /** A client to store; `createdAt` defaults to the store's clock (set when importing). */
-export type NewClient = Omit<Client, 'createdAt' | 'sessionExtension'> & {
+export type NewClient = Omit<
+  Client,
+  'createdAt' | 'sessionExtension' | 'requestsPerMinute' | 'failuresPerMinute'
+> & {
   readonly createdAt?: number | undefined;
   /** Default false. */
   readonly sessionExtension?: boolean | undefined;
@@ -60,6 +69,8 @@ export type ClientChanges = Partial<
     | 'verified'
     | 'disabled'
     | 'sessionExtension'
+    | 'requestsPerMinute'
+    | 'failuresPerMinute'
     | 'secret'
   >
 >;
@@ -416,6 +427,25 @@ export interface TransferStore {
   tokensAfter(after: string | undefined, limit: number): Promise<TokenCredential[]>;
 }
 
+/**
+ * Fixed-window counters for rate limits, after the store contract of @fastify/rate-limit
+ * (`incr(key, timeWindow)` answering the count and the time left): in Redis when the store
+ * has it (every instance shares the count), in memory otherwise. Used by the provider's
+ * rate limits only.
+ */
+export interface RateCounterStore {
+  /**
+   * Counts `hits` (default 1) on `key`, atomically: the hits in its current window (these
+   * included) and the milliseconds until that window ends. The first hit starts a window of
+   * `windowMs`.
+   */
+  incr(
+    key: string,
+    windowMs: number,
+    hits?: number,
+  ): Promise<{ readonly count: number; readonly ttlMs: number }>;
+}
+
 export interface Store {
   readonly clients: ClientStore;
   readonly owners: OwnerStore;
@@ -424,6 +454,7 @@ export interface Store {
   readonly nonces: NonceStore;
   readonly sessions: SessionStore;
   readonly attempts: AttemptStore;
+  readonly rateCounters: RateCounterStore;
   readonly transfer: TransferStore;
   readonly loginChallenges: LoginChallengeStore;
   /** True when the backing services answer (for /readyz). */

@@ -12,6 +12,7 @@ import { formatTime, safeLink } from '../format.ts';
 import { signedInOrRedirect } from '../guard.ts';
 import { parseScope } from '../../provider/index.ts';
 import { html, page, seeOther } from '../../http/route-schemas.ts';
+import { usableUntil } from '../../provider/index.ts';
 
 interface Connection {
   readonly client: Client;
@@ -29,7 +30,7 @@ function connections(
   const byClient = new Map<string, Omit<Connection, 'client'>>();
   for (const token of tokens) {
     // A token with a session (session extension) lasts, renewed, until the session ends.
-    const until = token.sessionHandleHash === null ? token.expiresAt : token.sessionExpiresAt;
+    const until = usableUntil(token);
     if (token.revokedAt !== null || (until !== null && until <= now)) continue;
     const seen = byClient.get(token.clientKey);
     const latest = (a: number | null, b: number | null) =>
