@@ -4,6 +4,15 @@
  */
 import { SignatureMethodRegistry } from '../protocol/index.ts';
 
+/** Password sign-in throttling on the pages (docs/security.md). */
+export interface SignInLimits {
+  /** Sign-in attempts for one account within the window before it is paused. */
+  readonly perAccount: number;
+  /** Sign-in posts from one address within the window. */
+  readonly perAddress: number;
+  readonly windowSeconds: number;
+}
+
 export interface Policy {
   /** Accepted clock difference either way, in seconds (§3.3 leaves it to the server). */
   readonly timestampWindowSeconds: number;
@@ -35,7 +44,14 @@ export interface Policy {
    * in seconds (a session handle renews tokens; it is not kept valid forever).
    */
   readonly sessionLifetimeSeconds: number;
+  /** Password sign-in throttling on the pages. */
+  readonly signIn: SignInLimits;
 }
+
+/** What an embedder or the CLI may override: any rule, and any sign-in limit alone. */
+export type PolicyOverrides = Partial<Omit<Policy, 'signIn'>> & {
+  readonly signIn?: Partial<SignInLimits> | undefined;
+};
 
 export const defaultPolicy: Policy = {
   timestampWindowSeconds: 300,
@@ -53,10 +69,15 @@ export const defaultPolicy: Policy = {
   maxParameters: 1000,
   sessionTokenLifetimeSeconds: 3600,
   sessionLifetimeSeconds: 365 * 24 * 3600,
+  signIn: { perAccount: 5, perAddress: 30, windowSeconds: 900 },
 };
 
-export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
-  const policy = { ...defaultPolicy, ...overrides };
+export function resolvePolicy(overrides: PolicyOverrides = {}): Policy {
+  const policy: Policy = {
+    ...defaultPolicy,
+    ...overrides,
+    signIn: { ...defaultPolicy.signIn, ...overrides.signIn },
+  };
   if (!(policy.timestampWindowSeconds > 0))
     throw new TypeError('timestampWindowSeconds must be > 0');
   if (!(policy.temporaryCredentialLifetimeSeconds > 0)) {

@@ -9,17 +9,20 @@ import { approveAuthorization, describeAuthorization, denyAuthorization } from '
 import type { ApproveOptions } from './authorization.ts';
 import { describeCaller } from './caller.ts';
 import type { VerifiedResourceRequest } from './caller.ts';
+import { cacheReportOf } from '../store/cached.ts';
 import { createClientRegistry } from './clients.ts';
+import { createConnectionBook } from './connections.ts';
 import { createLoginDesk } from './logins.ts';
 import { checkLaunchRequest, readLaunch } from './lti-launch.ts';
 import type { LtiLaunch } from './lti-launch.ts';
 import { createOwnerDirectory } from './owners.ts';
 import type { ExternalIdentity } from './owners.ts';
 import { resolvePolicy } from './policy.ts';
-import type { Policy } from './policy.ts';
+import type { PolicyOverrides } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { scopeIncludes } from './scope.ts';
 import { createSessionBook } from './sessions.ts';
+import { createSignInThrottle } from './sign-in-throttle.ts';
 import { invalidateToken } from './invalidation.ts';
 import { carriesSessionHandle, renewTokenCredentials } from './session-extension.ts';
 import { issueTemporaryCredentials } from './temporary-credentials.ts';
@@ -33,11 +36,13 @@ import { verifyRequest } from './verify-request.ts';
 
 export interface ProviderOptions {
   readonly store: Store;
-  readonly policy?: Partial<Policy> | undefined;
+  readonly policy?: PolicyOverrides | undefined;
   /** Milliseconds since the epoch; injectable so expiry can be tested without waiting. */
   readonly now?: (() => number) | undefined;
   /** How often last-use times are written and expired rows purged (ms). */
   readonly maintenanceIntervalMs?: number | undefined;
+  /** close() closes the store too (the CLI opens a store for its provider alone). */
+  readonly ownsStore?: boolean | undefined;
 }
 
 export interface ResourceOptions {
@@ -83,18 +88,23 @@ export function createProvider(options: ProviderOptions) {
   }
 
   let timer: NodeJS.Timeout | undefined;
+  let storeClosed = false;
   const owners = createOwnerDirectory(store);
   const deny = (token: string) => denyAuthorization(deps, token);
+  const tokens = createTokenLedger(store, policy, now, events);
 
   const provider = {
     policy,
-    store,
     events,
     clients: createClientRegistry(store, policy.signatureMethods, events),
     owners,
-    tokens: createTokenLedger(store, policy, now, events),
+    tokens,
+    /** An owner's connected apps, and ending one (the pages' "Connected apps"). */
+    connections: createConnectionBook(store, now, flushLastUse, tokens.revokeGrant),
     /** Signed-in browsers of the pages. */
     sessions: createSessionBook(store, now, events),
+    /** Password sign-in counters (policy.signIn). */
+    signIns: createSignInThrottle(store, now, policy.signIn),
     /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */
     logins: createLoginDesk({ store, now, owners, events, deny }),
     now,
@@ -221,10 +231,21 @@ export function createProvider(options: ProviderOptions) {
     maintain,
     flushLastUse,
 
+    /** True when the store's backing services answer (for /readyz). */
+    ping: (): Promise<boolean> => store.ping(),
+    /** Nonces held (for the metrics). */
+    nonceCount: (): Promise<number> => store.nonces.size(),
+    /** The per-instance cache's counters, with a shared store; undefined without one. */
+    cacheReport: () => cacheReportOf(store),
+
     async close(): Promise<void> {
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
       await flushLastUse();
+      if (options.ownsStore === true && !storeClosed) {
+        storeClosed = true;
+        await store.close();
+      }
     },
   };
   return provider;

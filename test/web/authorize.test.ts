@@ -122,7 +122,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
       { oauth_token: temporary.token, decision: 'allow', lifetime: '3600' },
       page,
     );
-    const stored = await world.provider.store.temporaryCredentials.find(temporary.token);
+    const stored = await world.store.temporaryCredentials.find(temporary.token);
     assert.equal(stored?.approvedLifetime, 3600);
   });
 
@@ -137,10 +137,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
       page,
     );
     assert.equal(reply.statusCode, 400);
-    assert.equal(
-      (await world.provider.store.temporaryCredentials.find(temporary.token))?.state,
-      'issued',
-    );
+    assert.equal((await world.store.temporaryCredentials.find(temporary.token))?.state, 'issued');
   });
 
   it('for oob, Allow shows the verifier and tells the owner to give it to the app', async () => {
@@ -154,7 +151,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
       page,
     );
     assert.equal(reply.statusCode, 200);
-    const stored = await world.provider.store.temporaryCredentials.find(temporary.token);
+    const stored = await world.store.temporaryCredentials.find(temporary.token);
     assert.match(text(reply.body), /Give this code to Photo Printer/);
     assert.match(
       reply.body,
@@ -216,10 +213,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
     });
     assert.equal(reply.statusCode, 403);
     assert.match(text(reply.body), /This form can’t be accepted/);
-    assert.equal(
-      (await world.provider.store.temporaryCredentials.find(temporary.token))?.state,
-      'issued',
-    );
+    assert.equal((await world.store.temporaryCredentials.find(temporary.token))?.state, 'issued');
   });
 });
 

@@ -7,7 +7,7 @@ describe('Sign-in throttling (rate limited per account and per address)', () => 
   let world: WebWorld;
   beforeEach(async () => {
     world = await startWeb({
-      web: { signIn: { perAccount: 3, perAddress: 5, windowSeconds: 600 } },
+      policy: { signIn: { perAccount: 3, perAddress: 5, windowSeconds: 600 } },
     });
     await world.owner('alice');
   });

@@ -77,10 +77,7 @@ export function registerServe(program: Command): void {
       const config = configOf(command);
       const tls = readTls(config);
       const provider = await openProvider(config);
-      const closeAll = async () => {
-        await provider.close();
-        await provider.store.close();
-      };
+      const closeAll = () => provider.close();
       let app: FastifyInstance;
       let advertise: typeof Advertise;
       try {

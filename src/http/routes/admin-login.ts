@@ -12,7 +12,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InputError, LoginRefusedError } from '../../provider/index.ts';
 import type { LoginRefusal, Provider } from '../../provider/index.ts';
-import { StoreUnavailableError } from '../../store/types.ts';
+import { StoreUnavailableError } from '../../provider/index.ts';
 
 export interface LoginAdminOptions {
   readonly provider: Provider;

@@ -6,7 +6,10 @@
  * logged only at debug level since they are polled every few seconds.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../../store/types.ts';
+/** What /readyz asks: whether the store's backing services answer. */
+export interface Pingable {
+  ping(): Promise<boolean>;
+}
 
 export interface HealthOptions {
   /** Longest wait for the stores' answer before /readyz says 503 (default 3000 ms). */
@@ -14,7 +17,7 @@ export interface HealthOptions {
 }
 
 /** ping() with a bound of its own: a stalled backend makes /readyz 503, never a hang. */
-async function pingWithin(store: Store, ms: number): Promise<boolean> {
+async function pingWithin(store: Pingable, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
@@ -28,7 +31,7 @@ async function pingWithin(store: Store, ms: number): Promise<boolean> {
 
 export function registerHealthRoutes(
   app: FastifyInstance,
-  store: Store,
+  store: Pingable,
   options: HealthOptions = {},
 ): void {
   const timeoutMs = options.readyTimeoutMs ?? 3000;
