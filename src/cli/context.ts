@@ -16,6 +16,11 @@ export async function policyOf(config: LatchkeyConfig): Promise<PolicyOverrides>
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? null,
     signatureMethods: new SignatureMethodRegistry().only(config.signatureMethods),
     realm: config.realm,
+    signIn: {
+      perAccountAddress: config.signIn.perAccountAddress,
+      perAddress: config.signIn.perAddress,
+      windowSeconds: config.signIn.windowSeconds,
+    },
   };
 }
 

@@ -6,9 +6,12 @@ import { SignatureMethodRegistry } from '../protocol/index.ts';
 
 /** Password sign-in throttling on the pages (docs/security.md). */
 export interface SignInLimits {
-  /** Sign-in attempts for one account within the window before it is paused. */
-  readonly perAccount: number;
-  /** Sign-in posts from one address within the window. */
+  /**
+   * Sign-in attempts for one account from one address within the window before that pair is
+   * paused (with backoff: twice as many per four windows, four times per sixteen).
+   */
+  readonly perAccountAddress: number;
+  /** Sign-in posts from one address, all accounts together, within the window. */
   readonly perAddress: number;
   readonly windowSeconds: number;
 }
@@ -69,7 +72,8 @@ export const defaultPolicy: Policy = {
   maxParameters: 1000,
   sessionTokenLifetimeSeconds: 3600,
   sessionLifetimeSeconds: 365 * 24 * 3600,
-  signIn: { perAccount: 5, perAddress: 30, windowSeconds: 900 },
+  // perAddress: an office behind one NAT signs many people in (docs/security.md).
+  signIn: { perAccountAddress: 5, perAddress: 300, windowSeconds: 900 },
 };
 
 export function resolvePolicy(overrides: PolicyOverrides = {}): Policy {

@@ -289,6 +289,38 @@ export const settings = {
     parse: integer(1024, 64 * 1024 * 1024),
   },
   /**
+   * Password sign-in attempts for one account from one address within `signIn.windowSeconds`
+   * before that account is paused from that address only (the owner elsewhere still signs
+   * in). The pause backs off: twice as many attempts per four windows, four times as many per
+   * sixteen. A success clears the count.
+   */
+  'signIn.perAccountAddress': {
+    env: 'LATCHKEY_SIGNIN_PER_ACCOUNT_ADDRESS',
+    flag: '--signin-per-account-address <count>',
+    summary: 'sign-in attempts per account and address per window',
+    default: defaultPolicy.signIn.perAccountAddress,
+    parse: integer(1, 1000),
+  },
+  /**
+   * Sign-in posts from one address within `signIn.windowSeconds`, all accounts together
+   * (429 above it). Set for the largest office or campus that shares one public address.
+   */
+  'signIn.perAddress': {
+    env: 'LATCHKEY_SIGNIN_PER_ADDRESS',
+    flag: '--signin-per-address <count>',
+    summary: 'sign-in posts per address per window',
+    default: defaultPolicy.signIn.perAddress,
+    parse: integer(1, 1_000_000),
+  },
+  /** The sign-in throttling window, in seconds. */
+  'signIn.windowSeconds': {
+    env: 'LATCHKEY_SIGNIN_WINDOW',
+    flag: '--signin-window <seconds>',
+    summary: 'sign-in throttling window, seconds',
+    default: defaultPolicy.signIn.windowSeconds,
+    parse: integer(1, 86400),
+  },
+  /**
    * Signs the session cookie of the authorization pages; at least 32 characters. Unset, a
    * random secret is made at each start, so owners sign in again after a restart; set the same
    * value on every instance behind a load balancer. No flag: a command line is visible to
