@@ -1,7 +1,7 @@
 /** The provider: the service's rules, framework-free. Re-exports only. */
 // The records the provider hands out, and the store outage it lets through: http and web
 // name them from here (they never import the store).
-export type { Client, ClientChanges, Owner, TokenCredential } from '../store/types.ts';
+export type { Client, ClientChanges, Owner, TokenCredential } from '../store/records.ts';
 export { StoreUnavailableError } from '../store/types.ts';
 export * from './authorization.ts';
 export * from './callbacks.ts';
