@@ -37,7 +37,15 @@ const DEFAULT_RULE: ResolvedRule = {
   lti: false,
 };
 
-export function pathMatches(pattern: string, path: string): boolean {
+/**
+ * Whether `path` (already normalized, gateway-path.ts) falls under `pattern`. With `anyCase`,
+ * ASCII letters match regardless of case.
+ */
+export function pathMatches(pattern: string, path: string, anyCase = false): boolean {
+  if (anyCase) {
+    pattern = pattern.toLowerCase();
+    path = path.toLowerCase();
+  }
   if (pattern.endsWith('/*')) {
     const prefix = pattern.slice(0, -2);
     return path === prefix || path.startsWith(`${prefix}/`);
@@ -46,26 +54,59 @@ export function pathMatches(pattern: string, path: string): boolean {
   return path === pattern;
 }
 
-export function matchRule(
+/** The first rule that names the method and path; token rules in any case when `anyCase`. */
+function firstMatch(
   rules: readonly GatewayRule[],
   method: string,
   path: string,
+  anyCase: boolean,
 ): ResolvedRule {
   for (const rule of rules) {
     if (rule.methods !== undefined && !rule.methods.some((m) => m.toUpperCase() === method))
       continue;
-    if (!pathMatches(rule.path, path)) continue;
-    if (rule.lti === true) {
-      return { access: 'client', scope: undefined, requireBodyHash: false, lti: true };
-    }
+    // An LTI launch path is two-legged (`client`): like every relaxing rule, exact case only.
+    const access = rule.lti === true ? 'client' : (rule.access ?? 'token');
+    if (!pathMatches(rule.path, path, anyCase && access === 'token')) continue;
+    if (rule.lti === true) return { access, scope: undefined, requireBodyHash: false, lti: true };
     return {
-      access: rule.access ?? 'token',
+      access,
       scope: rule.scope,
       requireBodyHash: rule.requireBodyHash ?? false,
       lti: false,
     };
   }
   return DEFAULT_RULE;
+}
+
+const STRICTNESS: Readonly<Record<GatewayAccess, number>> = { public: 0, client: 1, token: 2 };
+
+/** What satisfies both rules: the stricter access, every scope of either, a body hash if either. */
+function stricter(a: ResolvedRule, b: ResolvedRule): ResolvedRule {
+  if (a === b) return a;
+  const scopes = new Set(`${a.scope ?? ''} ${b.scope ?? ''}`.split(' ').filter(Boolean));
+  return {
+    access: STRICTNESS[a.access] >= STRICTNESS[b.access] ? a.access : b.access,
+    scope: scopes.size === 0 ? undefined : [...scopes].join(' '),
+    requireBodyHash: a.requireBodyHash || b.requireBodyHash,
+    // A launch only where both readings name a launch path; otherwise the stricter rule.
+    lti: a.lti && b.lti,
+  };
+}
+
+/**
+ * The rule for a request (its path normalized by gateway-path.ts): the first that names its
+ * method and path. Case never loosens a rule: many upstreams route without regard to case
+ * (Express by default, IIS), others do not. So a rule that demands a token also meets its
+ * path in any other case (`/Admin/x` needs what `/admin/*` needs), a rule that relaxes
+ * (`public`, `client`) meets only the exact case (`/PUBLIC/x` needs a token where `/public/*`
+ * is public), and where the two readings differ the request must satisfy both.
+ */
+export function matchRule(
+  rules: readonly GatewayRule[],
+  method: string,
+  path: string,
+): ResolvedRule {
+  return stricter(firstMatch(rules, method, path, false), firstMatch(rules, method, path, true));
 }
 
 /**

@@ -26,7 +26,9 @@ function latest(a: number | null, b: number | null): number | null {
 function summarise(tokens: readonly TokenCredential[], now: number): Map<string, Summary> {
   const byClient = new Map<string, Summary>();
   for (const token of tokens) {
-    if (token.revokedAt !== null || (token.expiresAt !== null && token.expiresAt <= now)) continue;
+    // A token with a session (session extension) lasts, renewed, until the session ends.
+    const until = token.sessionHandleHash === null ? token.expiresAt : token.sessionExpiresAt;
+    if (token.revokedAt !== null || (until !== null && until <= now)) continue;
     const seen = byClient.get(token.clientKey);
     byClient.set(token.clientKey, {
       scope: [...new Set([...(seen?.scope ?? []), ...parseScope(token.scope)])],
@@ -34,9 +36,9 @@ function summarise(tokens: readonly TokenCredential[], now: number): Map<string,
       lastUsedAt: latest(seen?.lastUsedAt ?? null, token.lastUsedAt),
       // A connection lasts as long as its longest-lived token; null means until revoked.
       expiresAt:
-        seen !== undefined && (seen.expiresAt === null || token.expiresAt === null)
+        seen !== undefined && (seen.expiresAt === null || until === null)
           ? null
-          : latest(seen?.expiresAt ?? null, token.expiresAt),
+          : latest(seen?.expiresAt ?? null, until),
     });
   }
   return byClient;

@@ -19,8 +19,8 @@ import { createOwnerDirectory } from './owners.ts';
 import type { ExternalIdentity } from './owners.ts';
 import { resolvePolicy } from './policy.ts';
 import type { Policy, PolicyOverrides } from './policy.ts';
+import { purgeClock } from './purge-clock.ts';
 import type { IncomingRequest } from './request.ts';
-import { scopeIncludes } from './scope.ts';
 import { createSessionBook } from './sessions.ts';
 import { createSignInThrottle } from './sign-in-throttle.ts';
 import { invalidateToken } from './invalidation.ts';
@@ -32,7 +32,7 @@ import { exportRecords } from './transfer/export.ts';
 import type { ExportOptions } from './transfer/export.ts';
 import { createImport } from './transfer/import.ts';
 import type { ImportOptions } from './transfer/import.ts';
-import { verifyRequest } from './verify-request.ts';
+import { verifyRequest, verifyResourceRequest } from './verify-request.ts';
 import type { CacheReport } from '../store/cached.ts';
 import type { Client } from '../store/types.ts';
 import type { AuthorizationRequest, Approval } from './authorization.ts';
@@ -53,6 +53,12 @@ export interface ProviderOptions {
   readonly policy?: PolicyOverrides | undefined;
   /** Milliseconds since the epoch; injectable so expiry can be tested without waiting. */
   readonly now?: (() => number) | undefined;
+  /**
+   * Milliseconds from any origin, never stepped: purges never run ahead of the time it saw
+   * pass (purge-clock.ts). Default `performance.now`, or `now` itself when `now` is injected
+   * (a test clock moved forward is time passing).
+   */
+  readonly monotonicNow?: (() => number) | undefined;
   /** How often last-use times are written and expired rows purged (ms). */
   readonly maintenanceIntervalMs?: number | undefined;
   /** close() closes the store too (the CLI opens a store for its provider alone). */
@@ -120,7 +126,9 @@ export interface Provider {
       person: Omit<ExternalIdentity, 'source'> & { readonly source?: ExternalIdentity['source'] },
       approve?: ApproveOptions,
     ): Promise<Approval>;
-    deny(token: string): Promise<{ readonly redirect: string | undefined; readonly client: Client }>;
+    deny(
+      token: string,
+    ): Promise<{ readonly redirect: string | undefined; readonly client: Client }>;
   };
   /** §2.3: token credentials for a signed request; with a session handle, their renewal. */
   exchangeTokenCredentials(request: IncomingRequest): Promise<IssuedTokenCredentials>;
@@ -153,6 +161,10 @@ export function createProvider(options: ProviderOptions): Provider {
   const store = options.store;
   const policy = resolvePolicy(options.policy);
   const now = options.now ?? Date.now;
+  const purgeNow = purgeClock(
+    now,
+    options.monotonicNow ?? (options.now === undefined ? () => performance.now() : now),
+  );
   const events = new EventEmitter();
   const deps = { store, policy, now };
   const lastUse = new Map<string, number>();
@@ -165,7 +177,8 @@ export function createProvider(options: ProviderOptions): Provider {
   }
 
   async function maintain(): Promise<void> {
-    const at = now();
+    // Forgetting cannot be undone: never at a time the wall clock was merely stepped to.
+    const at = purgeNow();
     await flushLastUse();
     await store.nonces.purgeExpired(Math.floor(at / 1000));
     await store.temporaryCredentials.purgeExpired(at);
@@ -247,36 +260,21 @@ export function createProvider(options: ProviderOptions): Provider {
     invalidateToken: (request: IncomingRequest) => invalidateToken({ ...deps, events }, request),
 
     /**
-     * §3: a protected resource request, with the token's scope enforced, and its caller. The
-     * owner comes from the store's cache (no round trip in the common case).
+     * §3: a protected resource request, verified (verify-request.ts, steps 1–12), and its
+     * caller: client, owner, scope and token, no secrets. The owner comes from the store's
+     * cache (no round trip in the common case).
      */
     async verifyResourceRequest(
       request: IncomingRequest,
       resource: ResourceOptions = {},
     ): Promise<VerifiedResourceRequest> {
-      const verified = await verifyRequest(deps, request, {
-        kind: 'resource',
+      const verified = await verifyResourceRequest(deps, request, {
         tokenRequired: resource.tokenRequired ?? true,
         requireBodyHash: resource.requireBodyHash ?? false,
+        scope: resource.scope,
       });
-      const token = verified.tokenCredential;
-      if (resource.scope !== undefined && resource.scope !== '') {
-        if (token === undefined || !scopeIncludes(token.scope, resource.scope)) {
-          throw new OAuthError(
-            'permission_denied',
-            `This resource requires the scope: ${resource.scope}.`,
-          );
-        }
-      }
-      if (token === undefined)
-        return { ...verified, caller: describeCaller(verified, token, undefined) };
-      const owner =
-        store.owners.peekById?.(token.ownerId) ?? (await store.owners.findById(token.ownerId));
-      // Removing an owner removes its tokens: only a race with that removal gets here.
-      if (owner === undefined)
-        throw new OAuthError('token_revoked', 'The owner of this token was removed.');
-      lastUse.set(token.token, now());
-      return { ...verified, caller: describeCaller(verified, token, owner) };
+      if (verified.caller.token !== null) lastUse.set(verified.caller.token, now());
+      return verified;
     },
 
     /**
@@ -286,7 +284,8 @@ export function createProvider(options: ProviderOptions): Provider {
      */
     async verifyLtiLaunch(request: IncomingRequest): Promise<VerifiedLtiLaunch> {
       const fields = checkLaunchRequest(request);
-      const verified = await provider.verifyResourceRequest(request, {
+      const verified = await verifyRequest(deps, request, {
+        kind: 'resource',
         tokenRequired: false,
       });
       if (!verified.protocol.signatureMethod.usesBaseString) {
@@ -302,7 +301,11 @@ export function createProvider(options: ProviderOptions): Provider {
           { advice: { oauth_parameters_rejected: 'oauth_token' } },
         );
       }
-      return { ...verified, launch: readLaunch(fields, verified.client.key) };
+      return {
+        caller: describeCaller(verified.client, undefined, undefined),
+        parameters: { query: verified.parameters.query, form: verified.parameters.form },
+        launch: readLaunch(fields, verified.client.key),
+      };
     },
 
     /** Starts periodic upkeep (last-use writes, purges of expired nonces and credentials). */
@@ -327,13 +330,16 @@ export function createProvider(options: ProviderOptions): Provider {
     async close(): Promise<void> {
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
-      await flushLastUse();
-      if (options.ownsStore === true && !storeClosed) {
-        storeClosed = true;
-        await store.close();
+      try {
+        await flushLastUse();
+      } finally {
+        // The store is closed even when the last writes fail.
+        if (options.ownsStore === true && !storeClosed) {
+          storeClosed = true;
+          await store.close();
+        }
       }
     },
   };
   return provider;
 }
-

@@ -10,6 +10,7 @@ export interface WebPaths {
   readonly requestToken?: string | undefined;
   readonly authorize?: string | undefined;
   readonly accessToken?: string | undefined;
+  readonly invalidateToken?: string | undefined;
 }
 
 export interface WebOptions {
@@ -38,6 +39,7 @@ export interface ResolvedWebOptions {
     readonly requestToken: string;
     readonly authorize: string;
     readonly accessToken: string;
+    readonly invalidateToken: string;
   };
   readonly secureCookies: boolean;
   readonly sessionSecret: string | undefined;
@@ -54,6 +56,7 @@ export function resolveWebOptions(options: WebOptions): ResolvedWebOptions {
       requestToken: options.paths?.requestToken ?? defaultPaths.requestToken,
       authorize: options.paths?.authorize ?? defaultPaths.authorize,
       accessToken: options.paths?.accessToken ?? defaultPaths.accessToken,
+      invalidateToken: options.paths?.invalidateToken ?? defaultPaths.invalidateToken,
     },
     secureCookies: options.secureCookies ?? false,
     sessionSecret: options.sessionSecret,

@@ -5,6 +5,7 @@
 // owner revokes or when its time is up; of two concurrent renewals exactly one wins. A client
 // without the extension sees the token response of RFC 5849 §2.3, byte for byte.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { TokenCredentials } from '../../src/client/index.ts';
 import type { Transmission } from '../../src/protocol/index.ts';
@@ -116,6 +117,15 @@ for (const [method, transmission] of combinations) {
 describe('session extension: the rules of a renewal', () => {
   const method: MethodName = 'HMAC-SHA1';
   const transmission: Transmission = 'header';
+
+  it('stores only the hash of the session handle', async () => {
+    const { session } = await begin(method, transmission);
+    const stored = await world.server.provider.tokens.find(session.token);
+    assert.equal(
+      stored?.sessionHandleHash,
+      createHash('sha256').update(session.handle).digest('hex'),
+    );
+  });
 
   it('renews a live token too, and the old one is refused at once', async () => {
     const { session } = await begin(method, transmission);

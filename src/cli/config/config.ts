@@ -188,8 +188,9 @@ export const settings = {
   },
   /**
    * The absolute URL clients reach this server at (for example `https://auth.example.com`),
-   * used in the endpoint advertisement when the server cannot know it, such as behind a
-   * proxy. By default the advertisement follows the request's own host.
+   * used in the endpoint advertisement. Without it the advertisement names the address the
+   * server listens on, never a request's `Host` or `X-Forwarded-Host` (a client chooses those):
+   * set it behind a proxy.
    */
   publicUrl: {
     env: 'LATCHKEY_PUBLIC_URL',
@@ -319,6 +320,20 @@ export const settings = {
     summary: 'sign-in throttling window, seconds',
     default: defaultPolicy.signIn.windowSeconds,
     parse: integer(1, 86400),
+  },
+  /**
+   * The longest `latchkey serve` takes to stop after SIGTERM or SIGINT, in milliseconds. It
+   * stops accepting connections, finishes the requests in flight and closes the store; if
+   * that fails, or is not done within this bound (a store that does not answer), it exits
+   * with status 1 all the same, so a supervisor never has to kill it. A second signal exits
+   * at once.
+   */
+  shutdownTimeoutMs: {
+    env: 'LATCHKEY_SHUTDOWN_TIMEOUT_MS',
+    flag: '--shutdown-timeout <ms>',
+    summary: 'longest graceful stop before exiting anyway, ms',
+    default: 10_000,
+    parse: integer(1, 600_000),
   },
   /**
    * Signs the session cookie of the authorization pages; at least 32 characters. Unset, a

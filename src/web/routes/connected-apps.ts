@@ -9,6 +9,19 @@ import type { WebContext } from '../context.ts';
 import { field } from '../form.ts';
 import { formatTime, safeLink } from '../format.ts';
 import { signedInOrRedirect } from '../guard.ts';
+import { html, page, seeOther } from '../../http/route-schemas.ts';
+
+const appsSchema = page('Connected apps', {
+  200: html(
+    'The apps the signed-in owner allowed, each with its scope, last use and a Revoke button.',
+  ),
+  303: seeOther('Not signed in: to the sign-in page.'),
+});
+const revokeSchema = page(
+  'Revoke an app',
+  { 303: seeOther('Back to Connected apps; the app’s tokens (and sessions) are revoked.') },
+  { description: 'Form fields `client_key` and `_csrf`.' },
+);
 
 export async function connectedAppsRoutes(
   fastify: FastifyInstance,
@@ -17,7 +30,7 @@ export async function connectedAppsRoutes(
   const { options, render } = web;
   const { provider } = options;
 
-  fastify.get('/account/apps', async (request, reply) => {
+  fastify.get('/account/apps', { schema: appsSchema }, async (request, reply) => {
     const signedIn = signedInOrRedirect(request, reply);
     if (signedIn === undefined) return reply;
     const rows = (await provider.connections.list(signedIn.owner.id)).map((connection) => ({
@@ -37,7 +50,7 @@ export async function connectedAppsRoutes(
 
   fastify.post(
     '/account/apps/revoke',
-    { preHandler: fastify.csrfProtection },
+    { preHandler: fastify.csrfProtection, schema: revokeSchema },
     async (request, reply) => {
       const signedIn = signedInOrRedirect(request, reply);
       if (signedIn === undefined) return reply;
