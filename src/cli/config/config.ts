@@ -25,6 +25,11 @@ import {
   urlPath,
 } from './config-values.ts';
 import type { Setting } from './config-values.ts';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDENTITY_HEADERS,
+  DEFAULT_RESPONSE_TIMEOUT_MS,
+} from '../../http/gateway-defaults.ts';
 import { parseGatewayRules } from '../../http/gateway-rules.ts';
 import { DEFAULT_BODY_LIMIT, defaultPaths } from '../../http/options.ts';
 import { defaultPolicy } from '../../provider/policy.ts';
@@ -502,7 +507,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_CLIENT_HEADER',
     flag: undefined,
     summary: 'gateway: header carrying the client key',
-    default: 'X-OAuth-Client',
+    default: DEFAULT_IDENTITY_HEADERS.client,
     parse: headerName,
   },
   /**
@@ -513,7 +518,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_OWNER_HEADER',
     flag: undefined,
     summary: 'gateway: header carrying the owner subject',
-    default: 'X-OAuth-Owner',
+    default: DEFAULT_IDENTITY_HEADERS.owner,
     parse: headerName,
   },
   /** The header carrying the owner's display name, percent-encoded UTF-8 (`decodeURIComponent`). */
@@ -521,7 +526,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_OWNER_NAME_HEADER',
     flag: undefined,
     summary: 'gateway: header carrying the owner display name',
-    default: 'X-OAuth-Owner-Name',
+    default: DEFAULT_IDENTITY_HEADERS.ownerName,
     parse: headerName,
   },
   /** The header that tells the upstream the token's scope (space-separated). */
@@ -529,7 +534,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_SCOPE_HEADER',
     flag: undefined,
     summary: 'gateway: header carrying the scope',
-    default: 'X-OAuth-Scope',
+    default: DEFAULT_IDENTITY_HEADERS.scope,
     parse: headerName,
   },
   /** Give up connecting to the upstream after this many milliseconds (504). */
@@ -537,7 +542,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_CONNECT_TIMEOUT_MS',
     flag: undefined,
     summary: 'gateway: connect timeout, ms',
-    default: 5000,
+    default: DEFAULT_CONNECT_TIMEOUT_MS,
     parse: integer(1, 600_000),
   },
   /** Give up waiting for the upstream's answer after this many milliseconds (504). */
@@ -545,7 +550,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_RESPONSE_TIMEOUT_MS',
     flag: undefined,
     summary: 'gateway: response timeout, ms',
-    default: 30000,
+    default: DEFAULT_RESPONSE_TIMEOUT_MS,
     parse: integer(1, 3_600_000),
   },
 } as const satisfies Record<string, Setting<unknown>>;
