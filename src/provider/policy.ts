@@ -91,5 +91,8 @@ export function resolvePolicy(overrides: PolicyOverrides = {}): Policy {
     throw new TypeError('sessionTokenLifetimeSeconds must be > 0');
   if (!(policy.sessionLifetimeSeconds > 0))
     throw new TypeError('sessionLifetimeSeconds must be > 0');
+  for (const name of ['perAccountAddress', 'perAddress', 'windowSeconds'] as const) {
+    if (!(policy.signIn[name] > 0)) throw new TypeError(`signIn.${name} must be > 0`);
+  }
   return policy;
 }
