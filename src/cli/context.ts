@@ -14,6 +14,8 @@ export async function policyOf(config: LatchkeyConfig): Promise<PolicyOverrides>
     timestampWindowSeconds: config.timestampWindowSeconds,
     temporaryCredentialLifetimeSeconds: config.temporaryCredentialLifetimeSeconds,
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? null,
+    sessionTokenLifetimeSeconds: config.sessionTokenLifetimeSeconds,
+    sessionLifetimeSeconds: config.sessionLifetimeSeconds,
     signatureMethods: new SignatureMethodRegistry().only(config.signatureMethods),
     realm: config.realm,
     signIn: {

@@ -6,6 +6,7 @@
  */
 import type { Client, Store, TokenCredential } from '../store/types.ts';
 import { parseScope } from './scope.ts';
+import { usableUntil } from './session-extension.ts';
 
 export interface Connection {
   readonly client: Client;
@@ -27,7 +28,7 @@ function summarise(tokens: readonly TokenCredential[], now: number): Map<string,
   const byClient = new Map<string, Summary>();
   for (const token of tokens) {
     // A token with a session (session extension) lasts, renewed, until the session ends.
-    const until = token.sessionHandleHash === null ? token.expiresAt : token.sessionExpiresAt;
+    const until = usableUntil(token);
     if (token.revokedAt !== null || (until !== null && until <= now)) continue;
     const seen = byClient.get(token.clientKey);
     byClient.set(token.clientKey, {

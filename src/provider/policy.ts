@@ -49,6 +49,17 @@ export interface Policy {
   readonly sessionLifetimeSeconds: number;
   /** Password sign-in throttling on the pages. */
   readonly signIn: SignInLimits;
+  /**
+   * Protected-resource requests one client may make per minute, unless the client has its own
+   * limit (`latchkey clients update --requests-per-minute`): a backstop a normal client never
+   * meets. Over it: 429 `rate_limit_exceeded` with Retry-After.
+   */
+  readonly requestsPerMinute: number;
+  /**
+   * Failed verifications per minute for one client key from one address, unless the client
+   * has its own limit; over it, that source is refused (429) until the minute ends.
+   */
+  readonly failuresPerMinute: number;
 }
 
 /** What an embedder or the CLI may override: any rule, and any sign-in limit alone. */
@@ -74,6 +85,8 @@ export const defaultPolicy: Policy = {
   sessionLifetimeSeconds: 365 * 24 * 3600,
   // perAddress: an office behind one NAT signs many people in (docs/security.md).
   signIn: { perAccountAddress: 5, perAddress: 300, windowSeconds: 900 },
+  requestsPerMinute: 3_000_000,
+  failuresPerMinute: 600,
 };
 
 export function resolvePolicy(overrides: PolicyOverrides = {}): Policy {
@@ -94,5 +107,7 @@ export function resolvePolicy(overrides: PolicyOverrides = {}): Policy {
   for (const name of ['perAccountAddress', 'perAddress', 'windowSeconds'] as const) {
     if (!(policy.signIn[name] > 0)) throw new TypeError(`signIn.${name} must be > 0`);
   }
+  if (!(policy.requestsPerMinute >= 1)) throw new TypeError('requestsPerMinute must be >= 1');
+  if (!(policy.failuresPerMinute >= 1)) throw new TypeError('failuresPerMinute must be >= 1');
   return policy;
 }

@@ -19,6 +19,7 @@ import { createOwnerDirectory } from './owners.ts';
 import type { ExternalIdentity } from './owners.ts';
 import { resolvePolicy } from './policy.ts';
 import type { Policy, PolicyOverrides } from './policy.ts';
+import { createRateLimits } from './rate-limits.ts';
 import { purgeClock } from './purge-clock.ts';
 import type { IncomingRequest } from './request.ts';
 import { createSessionBook } from './sessions.ts';
@@ -167,6 +168,8 @@ export function createProvider(options: ProviderOptions): Provider {
   );
   const events = new EventEmitter();
   const deps = { store, policy, now };
+  const rateLimits = createRateLimits(store.rateCounters, policy, now);
+  const resourceDeps = { ...deps, rateLimits };
   const lastUse = new Map<string, number>();
 
   async function flushLastUse(): Promise<void> {
@@ -253,26 +256,35 @@ export function createProvider(options: ProviderOptions): Provider {
      */
     exchangeTokenCredentials: (request: IncomingRequest) =>
       carriesSessionHandle(request)
-        ? renewTokenCredentials(deps, request)
+        ? renewTokenCredentials({ ...deps, events }, request)
         : exchangeTokenCredentials(deps, request),
 
     /** The client ends the token it signs with (`POST /oauth/invalidate_token`). */
     invalidateToken: (request: IncomingRequest) => invalidateToken({ ...deps, events }, request),
 
     /**
-     * §3: a protected resource request, verified (verify-request.ts, steps 1–12), and its
+     * §3: a protected resource request, verified (verify-request.ts, steps 1–13), and its
      * caller: client, owner, scope and token, no secrets. The owner comes from the store's
-     * cache (no round trip in the common case).
+     * cache (no round trip in the common case). Within the client's rate limits
+     * (rate-limits.ts): a source over its failure limit is refused before any work, and each
+     * failure is counted.
      */
     async verifyResourceRequest(
       request: IncomingRequest,
       resource: ResourceOptions = {},
     ): Promise<VerifiedResourceRequest> {
-      const verified = await verifyResourceRequest(deps, request, {
-        tokenRequired: resource.tokenRequired ?? true,
-        requireBodyHash: resource.requireBodyHash ?? false,
-        scope: resource.scope,
-      });
+      rateLimits.checkBlocked(request);
+      let verified: VerifiedResourceRequest;
+      try {
+        verified = await verifyResourceRequest(resourceDeps, request, {
+          tokenRequired: resource.tokenRequired ?? true,
+          requireBodyHash: resource.requireBodyHash ?? false,
+          scope: resource.scope,
+        });
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        throw await rateLimits.countFailure(request, error, (key) => store.clients.find(key));
+      }
       if (verified.caller.token !== null) lastUse.set(verified.caller.token, now());
       return verified;
     },

@@ -36,11 +36,20 @@ export interface Client {
    * short-lived and renewed with a session handle (docs/decisions.md). Off by default.
    */
   readonly sessionExtension: boolean;
+  /**
+   * Its own rate limits (docs/security.md#rate-limits): protected-resource requests, and
+   * failed verifications from one address, per minute; null for the server's default.
+   */
+  readonly requestsPerMinute: number | null;
+  readonly failuresPerMinute: number | null;
   readonly createdAt: number;
 }
 
 /** A client to store; `createdAt` defaults to the store's clock (set when importing). */
-export type NewClient = Omit<Client, 'createdAt' | 'sessionExtension'> & {
+export type NewClient = Omit<
+  Client,
+  'createdAt' | 'sessionExtension' | 'requestsPerMinute' | 'failuresPerMinute'
+> & {
   readonly createdAt?: number | undefined;
   /** Default false. */
   readonly sessionExtension?: boolean | undefined;
@@ -59,6 +68,8 @@ export type ClientChanges = Partial<
     | 'verified'
     | 'disabled'
     | 'sessionExtension'
+    | 'requestsPerMinute'
+    | 'failuresPerMinute'
     | 'secret'
   >
 >;

@@ -338,6 +338,26 @@ export interface TransferStore {
   tokensAfter(after: string | undefined, limit: number): Promise<TokenCredential[]>;
 }
 
+/**
+ * Fixed-window counters for rate limits, after the store contract of @fastify/rate-limit
+ * (`incr(key, timeWindow)` answering the count and the time left): in Redis when the store
+ * has it (every instance shares the count), in memory otherwise. Used by the provider's
+ * rate limits only.
+ */
+export interface RateCounterStore {
+  /**
+   * Counts `hits` (default 1) on `key`, atomically: the hits in its current window (these
+   * included) and the milliseconds until that window ends. The first hit starts a window of
+   * `windowMs`.
+   * Called by: provider/rate-limits.ts (per-client request and failure limits).
+   */
+  incr(
+    key: string,
+    windowMs: number,
+    hits?: number,
+  ): Promise<{ readonly count: number; readonly ttlMs: number }>;
+}
+
 export interface Store {
   readonly clients: ClientStore;
   readonly owners: OwnerStore;
@@ -346,6 +366,7 @@ export interface Store {
   readonly nonces: NonceStore;
   readonly sessions: SessionStore;
   readonly attempts: AttemptStore;
+  readonly rateCounters: RateCounterStore;
   readonly transfer: TransferStore;
   readonly loginChallenges: LoginChallengeStore;
   /**

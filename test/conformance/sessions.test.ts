@@ -96,7 +96,14 @@ for (const [method, transmission] of combinations) {
       const { session } = await begin(method, transmission);
       world.clock.advance(HOUR + 1);
       assertProblem(await world.me(method, transmission, session), 401, 'token_expired');
-      const answer = await renew(method, transmission, session, session.handle);
+      const renewedEvents: unknown[] = [];
+      const onRenewed = (event: unknown) => renewedEvents.push(event);
+      world.server.provider.events.on('token.renewed', onRenewed);
+      const answer = await renew(method, transmission, session, session.handle).finally(() =>
+        world.server.provider.events.off('token.renewed', onRenewed),
+      );
+      assert.equal(renewedEvents.length, 1);
+      assert.equal((renewedEvents[0] as { token: string }).token, session.token);
       const renewed = sessionOf(answer);
       assert.notEqual(renewed.token, session.token);
       assert.notEqual(renewed.secret, session.secret);

@@ -259,6 +259,28 @@ export const settings = {
     parse: optional(integer(1, 10 * 365 * 86400)),
   },
   /**
+   * Session extension (clients registered with `--session-extension`): the lifetime of each
+   * token credential, in seconds; the client renews it with its session handle.
+   */
+  sessionTokenLifetimeSeconds: {
+    env: 'LATCHKEY_SESSION_TOKEN_LIFETIME',
+    flag: '--session-token-lifetime <seconds>',
+    summary: 'session extension: token lifetime, seconds',
+    default: defaultPolicy.sessionTokenLifetimeSeconds,
+    parse: integer(60, 30 * 86400),
+  },
+  /**
+   * Session extension: how long a session lasts, in seconds, when the owner approved access
+   * with no end (a shorter lifetime the owner chose always wins).
+   */
+  sessionLifetimeSeconds: {
+    env: 'LATCHKEY_SESSION_LIFETIME',
+    flag: '--session-lifetime <seconds>',
+    summary: 'session extension: longest session, seconds',
+    default: defaultPolicy.sessionLifetimeSeconds,
+    parse: integer(60, 10 * 365 * 86400),
+  },
+  /**
    * The signature methods the server accepts, comma-separated (or a JSON array in the file).
    * The default is every built-in method; PLAINTEXT is still refused over plain HTTP off
    * loopback.

@@ -10,6 +10,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Store } from '../types.ts';
+import { createMemoryRateCounters } from '../memory-rate-counters.ts';
 import { sqliteAttempts } from './attempts.ts';
 import { sqliteClients } from './clients.ts';
 import { sqliteLoginChallenges } from './login-challenges.ts';
@@ -143,6 +144,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     nonces: sqliteNonces(db, transaction, busyTimeoutMs),
     sessions: sqliteSessions(db),
     attempts: sqliteAttempts(db, transaction),
+    rateCounters: createMemoryRateCounters(),
     transfer: cache.invalidating(sqliteTransfer(db, transaction), ['clientsAfter', 'tokensAfter']),
     loginChallenges: sqliteLoginChallenges(db),
     async ping() {
