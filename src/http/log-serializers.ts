@@ -1,11 +1,13 @@
 /**
- * Request logging without secrets: the query may carry oauth_signature, oauth_verifier or
- * oauth_token (query transmission, the authorize page), so it is never logged as sent.
+ * Request logging without secrets: the query may carry oauth_signature, oauth_verifier,
+ * oauth_session_handle or oauth_token (query transmission, the authorize page), so it is never
+ * logged as sent.
  */
 import { LogController } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-const SENSITIVE = /^(oauth_(signature|verifier|token|token_secret|callback)|password|_csrf)$/;
+const SENSITIVE =
+  /^(oauth_(signature|verifier|token|token_secret|callback|session_handle)|password|_csrf)$/;
 
 export function redactUrl(url: string): string {
   const question = url.indexOf('?');
@@ -62,6 +64,8 @@ const SECRET_FIELDS = new Set([
   'oauth_signature',
   'oauth_verifier',
   'oauth_token_secret',
+  'oauth_session_handle',
+  'sessionHandle',
 ]);
 const CENSOR = '[redacted]';
 /** Fields that pino's serializers shape (logSerializers, Fastify's res, pino's err). */

@@ -12,6 +12,7 @@ import {
   processTokenCredentialsResponse,
   requestTemporaryCredentials,
   requestTokenCredentials,
+  requestTokenRenewal,
 } from '../../src/client/index.ts';
 import { percentEncode } from '../../src/protocol/index.ts';
 import { startEchoUpstream } from '../gateway/support.ts';
@@ -66,7 +67,8 @@ describe('logs: a full flow logged at trace level', () => {
       },
     });
     const owner = await world.owner();
-    const client = await world.client();
+    // With the session extension, so a renewal sends its handle (here in the query).
+    const client = await world.client({ sessionExtension: true });
     const browser = world.browser();
     assert.equal((await browser.signIn(owner.username!, WRONG_PASSWORD)).statusCode, 422);
     assert.equal((await browser.signIn(owner.username!)).statusCode, 303);
@@ -117,11 +119,24 @@ describe('logs: a full flow logged at trace level', () => {
       fetch: send,
     });
     assert.equal((await viaGateway('http://127.0.0.1/photos/1?size=large')).status, 200);
+    const handle = token.session?.handle;
+    assert.ok(handle !== undefined);
+    const renewed = await processTokenCredentialsResponse(
+      await requestTokenRenewal(`${BASE}/oauth/access_token`, {
+        client: credentials,
+        token,
+        sessionHandle: handle,
+        transmission: 'query',
+        fetch: send,
+      }),
+    );
 
     secrets.set('client secret', client.secret);
     secrets.set('temporary credential secret', temporary.secret);
     secrets.set('verifier', verifier);
     secrets.set('token secret', token.secret);
+    secrets.set('session handle', handle);
+    secrets.set('renewed token secret', renewed.secret);
     secrets.set('password', PASSWORD);
     secrets.set('wrong password', WRONG_PASSWORD);
     for (const [name, value] of browser.cookies) secrets.set(`cookie ${name}`, value);
