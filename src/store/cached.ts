@@ -104,6 +104,11 @@ class Lru<V> {
   }
 }
 
+/** The longest an entry is served without a read of the store (a net behind the channel). */
+export const DEFAULT_CACHE_TTL_MS = 30_000;
+/** Entries kept per cache (clients, tokens, owners each). */
+export const DEFAULT_CACHE_MAX_ENTRIES = 10_000;
+
 const reports = new WeakMap<Store, () => CacheReport>();
 
 /** The cache's counters when `store` is a cached store, for /metrics. */
@@ -113,8 +118,8 @@ export function cacheReportOf(store: Store): CacheReport | undefined {
 
 export async function createCachedStore(inner: Store, options: CachedStoreOptions): Promise<Store> {
   const { channel } = options;
-  const ttlMs = options.ttlMs ?? 30_000;
-  const max = options.maxEntries ?? 10_000;
+  const ttlMs = options.ttlMs ?? DEFAULT_CACHE_TTL_MS;
+  const max = options.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES;
   const now = options.now ?? Date.now;
   const clients = new Lru<Client>(max);
   const tokens = new Lru<TokenCredential>(max);

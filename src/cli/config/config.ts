@@ -33,6 +33,7 @@ import {
 import { parseGatewayRules } from '../../http/gateway-rules.ts';
 import { DEFAULT_BODY_LIMIT, defaultPaths } from '../../http/options.ts';
 import { defaultPolicy } from '../../provider/policy.ts';
+import { DEFAULT_CACHE_MAX_ENTRIES, DEFAULT_CACHE_TTL_MS } from '../../store/cached.ts';
 import {
   DEFAULT_POSTGRES_SCHEMA,
   DEFAULT_REDIS_PREFIX,
@@ -133,7 +134,7 @@ export const settings = {
     env: 'LATCHKEY_CACHE_TTL',
     flag: '--cache-ttl <seconds>',
     summary: 'longest life of a cached client or token, seconds',
-    default: 30,
+    default: DEFAULT_CACHE_TTL_MS / 1000,
     parse: integer(1, 3600),
   },
   /** With `redis`: clients, and tokens, each instance keeps cached; `0` turns the cache off. */
@@ -141,7 +142,7 @@ export const settings = {
     env: 'LATCHKEY_CACHE_MAX_ENTRIES',
     flag: '--cache-max-entries <count>',
     summary: 'cached clients and tokens per instance (0: no cache)',
-    default: 10000,
+    default: DEFAULT_CACHE_MAX_ENTRIES,
     parse: integer(0, 1_000_000),
   },
   /**
