@@ -19,7 +19,7 @@ import type { IdentityOptions } from '../provider/index.ts';
 import { registerAdvertisement } from './routes/advertisement.ts';
 import { registerApiMe } from './routes/api-me.ts';
 import { registerFlowRoutes } from './routes/flow.ts';
-import { AccessLog, censorSecretFields, logSerializers } from './log-serializers.ts';
+import { serverLogging } from './access-log.ts';
 import { pageSecurityHeaders } from './page-security.ts';
 import { createRequestIds } from './request-id.ts';
 import { registerMetrics } from './metrics.ts';
@@ -46,10 +46,6 @@ export interface BuildOptions extends AppOptions {
 }
 
 const DEFAULT_BODY_LIMIT = 64 * 1024;
-const loggerDefaults = {
-  serializers: logSerializers,
-  formatters: { log: censorSecretFields },
-};
 
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const provider = options.provider;
@@ -62,13 +58,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const sessionSecret = options.sessionSecret ?? randomBytes(32).toString('base64url');
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
 
+  const logging = serverLogging(options.logger);
   const app = Fastify({
-    logger:
-      options.logger === undefined || options.logger === false
-        ? false
-        : typeof options.logger === 'object'
-          ? { ...loggerDefaults, ...options.logger }
-          : loggerDefaults,
+    ...logging.fastify,
     ...(options.tls === undefined
       ? {}
       : { https: { cert: options.tls.cert, key: options.tls.key } }),
@@ -77,9 +69,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // A request id per request for the logs; an incoming one is not trusted.
     requestIdHeader: false,
     genReqId: createRequestIds(),
-    // One access line per request instead of Fastify's two (log-serializers.ts).
-    logController: new AccessLog(),
+    // One access line per request instead of Fastify's two (access-log.ts).
+    logController: logging.logController,
   }) as unknown as FastifyInstance;
+  // Buffered log lines are on disk before close() resolves.
+  app.addHook('onClose', () => logging.flush());
 
   const baseUrlOf = (request: FastifyRequest): string => {
     if (options.publicUrl !== undefined) return options.publicUrl;
