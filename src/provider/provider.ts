@@ -8,6 +8,7 @@ import type { Store } from '../store/types.ts';
 import { approveAuthorization, describeAuthorization, denyAuthorization } from './authorization.ts';
 import type { ApproveOptions } from './authorization.ts';
 import { describeCaller } from './caller.ts';
+import { createCredentialKeys } from './credential-keys.ts';
 import type { VerifiedResourceRequest } from './caller.ts';
 import { createClientRegistry } from './clients.ts';
 import { createLoginDesk } from './logins.ts';
@@ -48,7 +49,7 @@ export function createProvider(options: ProviderOptions) {
   const policy = resolvePolicy(options.policy);
   const now = options.now ?? Date.now;
   const events = new EventEmitter();
-  const deps = { store, policy, now };
+  const deps = { store, policy, now, keys: createCredentialKeys() };
   const lastUse = new Map<string, number>();
 
   async function flushLastUse(): Promise<void> {
@@ -149,8 +150,7 @@ export function createProvider(options: ProviderOptions) {
       }
       if (token === undefined)
         return { ...verified, caller: describeCaller(verified, token, undefined) };
-      const owner =
-        store.owners.peekById?.(token.ownerId) ?? (await store.owners.findById(token.ownerId));
+      const owner = await store.owners.findById(token.ownerId);
       // Removing an owner removes its tokens: only a race with that removal gets here.
       if (owner === undefined)
         throw new OAuthError('token_revoked', 'The owner of this token was removed.');

@@ -9,11 +9,11 @@ import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { newIdentifier, newSecret, normalizeTypingCode } from './secrets.ts';
 import { verifyRequest } from './verify-request.ts';
+import type { VerifyDependencies } from './verify-request.ts';
 
-export interface TokenDependencies {
+export interface TokenDependencies extends VerifyDependencies {
   readonly store: Store;
   readonly policy: Policy;
-  readonly now: () => number;
 }
 
 export interface IssuedTokenCredentials {

@@ -15,7 +15,8 @@ import type { Policy } from './policy.ts';
 import type { IncomingRequest, RequestKind, VerifiedRequest } from './request.ts';
 import { checkProtocolParameters } from './steps/check-protocol-parameters.ts';
 import { checkTimestamp } from './steps/check-timestamp.ts';
-import { loadCachedCredentials, loadCredentials } from './steps/load-credentials.ts';
+import { loadCredentials } from './steps/load-credentials.ts';
+import type { CredentialKeys } from './credential-keys.ts';
 
 export interface VerifyOptions {
   readonly kind: RequestKind;
@@ -26,6 +27,8 @@ export interface VerifyOptions {
 export interface VerifyDependencies {
   readonly store: Store;
   readonly policy: Policy;
+  /** The provider's prepared keys (credential-keys.ts). */
+  readonly keys: CredentialKeys;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
 }
@@ -60,9 +63,7 @@ export async function verifyRequest(
   const nowSeconds = Math.floor(nowMs / 1000);
   checkTimestamp(protocol.timestamp, nowSeconds, policy.timestampWindowSeconds);
 
-  const loaded =
-    loadCachedCredentials(store, protocol, options.kind) ??
-    (await loadCredentials(store, protocol, options.kind));
+  const loaded = await loadCredentials(store, deps.keys, protocol, options.kind);
   const client = loaded.client;
   if (
     client !== undefined &&

@@ -132,20 +132,10 @@ export interface TokenCredential {
 
 export type NewTokenCredential = Omit<TokenCredential, 'lastUsedAt' | 'revokedAt'>;
 
-/**
- * A synchronous look into a store's read cache, for the verification hot path: the value
- * find() would resolve to, exactly (a store offers it only where its cache is exact), or
- * undefined when find() must be asked (not cached, or not found). Each awaited lookup costs
- * a promise and a turn of the microtask queue; a cached one need not.
- */
-export type Peek<V> = (key: string) => V | undefined;
-
 export interface ClientStore {
   /** Throws StoreConflictError when the key exists. */
   create(client: NewClient): Promise<Client>;
   find(key: string): Promise<Client | undefined>;
-  /** What find() would give, without a promise, when the answer is cached; see {@link Peek}. */
-  readonly peek?: Peek<Client> | undefined;
   list(filter?: { readonly developerId?: string }): Promise<Client[]>;
   /** Returns the updated client, or undefined when there is none. */
   update(key: string, changes: ClientChanges): Promise<Client | undefined>;
@@ -157,8 +147,6 @@ export interface OwnerStore {
   /** Throws StoreConflictError when the id, the username or the identity exists. */
   create(owner: NewOwner): Promise<Owner>;
   findById(id: string): Promise<Owner | undefined>;
-  /** What findById() would give, without a promise, when it is cached; see {@link Peek}. */
-  readonly peekById?: Peek<Owner> | undefined;
   findByUsername(username: string): Promise<Owner | undefined>;
   /** The owner with this (source, issuer, subject); a missing issuer matches null. */
   findByIdentity(identity: OwnerIdentity): Promise<Owner | undefined>;
@@ -211,8 +199,6 @@ export interface TokenCredentialStore {
   /** Throws StoreConflictError when the token exists. */
   create(credential: NewTokenCredential): Promise<TokenCredential>;
   find(token: string): Promise<TokenCredential | undefined>;
-  /** What find() would give, without a promise, when the answer is cached; see {@link Peek}. */
-  readonly peek?: Peek<TokenCredential> | undefined;
   list(filter?: {
     readonly ownerId?: string;
     readonly clientKey?: string;

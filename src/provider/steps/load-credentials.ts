@@ -3,10 +3,12 @@
  * dummy secret or RSA key), so the signature check costs the same and timing does not
  * reveal which keys exist (ARCHITECTURE "hot path" step 3).
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { parseRsaPublicKey } from '../../protocol/index.ts';
+import type { PreparedKeys } from '../../protocol/index.ts';
 import type { Client, Store, TemporaryCredential, TokenCredential } from '../../store/types.ts';
+import { DUMMY_SECRET } from '../credential-keys.ts';
+import type { CredentialKeys } from '../credential-keys.ts';
 import type { ProtocolParameters, RequestKind } from '../request.ts';
 
 export interface LoadedCredentials {
@@ -18,29 +20,11 @@ export interface LoadedCredentials {
   readonly clientSecret: string;
   readonly tokenSecret: string;
   readonly publicKey: KeyObject | undefined;
+  /** The two secrets' key prepared once (not for a token request's short-lived credential). */
+  readonly prepared: PreparedKeys | undefined;
 }
 
-const DUMMY_SECRET = randomBytes(32).toString('base64url');
 let dummyPublicKey: KeyObject | undefined;
-
-/** Parsed RSA public keys by PEM text: parsed once per client, never per request. */
-const publicKeys = new Map<string, KeyObject | null>();
-
-export function publicKeyFor(client: Client): KeyObject | undefined {
-  const pem = client.rsaPublicKey;
-  if (pem === null) return undefined;
-  let key = publicKeys.get(pem);
-  if (key === undefined) {
-    try {
-      key = parseRsaPublicKey(pem);
-    } catch {
-      key = null; // a key that does not parse verifies nothing
-    }
-    if (publicKeys.size >= 10_000) publicKeys.clear();
-    publicKeys.set(pem, key);
-  }
-  return key ?? undefined;
-}
 
 function rsaDummy(): KeyObject {
   dummyPublicKey ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey;
@@ -49,6 +33,7 @@ function rsaDummy(): KeyObject {
 
 export async function loadCredentials(
   store: Store,
+  keys: CredentialKeys,
   protocol: ProtocolParameters,
   kind: RequestKind,
 ): Promise<LoadedCredentials> {
@@ -64,37 +49,6 @@ export async function loadCredentials(
       if (found !== undefined && found.clientKey === client?.key) tokenCredential = found;
     }
   }
-  return withKeys(protocol, client, tokenCredential, temporaryCredential);
-}
-
-/**
- * The same from the store's read cache, without a promise, when the client and the token of
- * a resource request are both cached (the usual request); undefined sends the caller to
- * loadCredentials. A cached answer is the one find() would give (store/types.ts, Peek).
- */
-export function loadCachedCredentials(
-  store: Store,
-  protocol: ProtocolParameters,
-  kind: RequestKind,
-): LoadedCredentials | undefined {
-  if (kind === 'exchange') return undefined;
-  const client = store.clients.peek?.(protocol.consumerKey);
-  if (client === undefined) return undefined;
-  let tokenCredential: TokenCredential | undefined;
-  if (protocol.token !== undefined) {
-    tokenCredential = store.tokenCredentials.peek?.(protocol.token);
-    if (tokenCredential === undefined) return undefined;
-    if (tokenCredential.clientKey !== client.key) tokenCredential = undefined;
-  }
-  return withKeys(protocol, client, tokenCredential, undefined);
-}
-
-function withKeys(
-  protocol: ProtocolParameters,
-  client: Client | undefined,
-  tokenCredential: TokenCredential | undefined,
-  temporaryCredential: TemporaryCredential | undefined,
-): LoadedCredentials {
   const rsa = protocol.signatureMethod.keyKind === 'rsa';
   return {
     client,
@@ -105,6 +59,11 @@ function withKeys(
       protocol.token === undefined
         ? ''
         : (tokenCredential?.secret ?? temporaryCredential?.secret ?? DUMMY_SECRET),
-    publicKey: rsa ? ((client && publicKeyFor(client)) ?? rsaDummy()) : undefined,
+    publicKey: rsa ? ((client && keys.publicKey(client)) ?? rsaDummy()) : undefined,
+    // A temporary credential is used once: its key is prepared per request, known or not.
+    prepared:
+      kind === 'exchange' || rsa
+        ? undefined
+        : keys.prepared(client, tokenCredential, protocol.token !== undefined),
   };
 }
