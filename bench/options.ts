@@ -26,7 +26,7 @@ export interface BenchOptions {
   /**
    * Added to the warm-up of the first scenario on a freshly started server: a server is
    * measured warm, as one that has run for hours is, not while its JIT tiers up and its heap
-   * grows (the first scenario measured 5-10 % below the same code measured second, session 8).
+   * grows (the first scenario measured 5-10 % below the same code measured second).
    */
   readonly serverWarmupMs: number;
   readonly connections: number;

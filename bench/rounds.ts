@@ -115,7 +115,7 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
         const server = scenario.target === 'upstream' ? group.upstream! : group.main;
         // The first scenario to drive a freshly started server warms it up first (options.ts).
         // Per server, not per group: the gateway's upstream is measured alone first, and the
-        // gateway itself was then measured cold, at half its warm rate (session 9).
+        // gateway itself was then measured cold, at half its warm rate.
         const fresh = !warmed.has(server.pid);
         warmed.add(server.pid);
         const warmupMs = options.warmupMs + (fresh ? options.serverWarmupMs : 0);

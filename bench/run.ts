@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the benchmark harness of issue 7. Runs every scenario beside the bare
+ * `npm run bench`: the benchmark harness. Runs every scenario beside the bare
  * node:http limit (bench/rounds.ts), optionally the soak and CPU profiles, then writes
  * docs/benchmarks.md, docs/images/benchmarks.svg (and a flame graph per profile) and
  * bench/results/latest.json, printing the changes against the previous record. Options:

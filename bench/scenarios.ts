@@ -1,5 +1,5 @@
 /**
- * The scenarios of issue 7, each with the server it runs against. Servers are started
+ * The benchmark scenarios, each with the server it runs against. Servers are started
  * once per round (pinned to the server core), run their scenarios in order, and stop.
  */
 import { existsSync } from 'node:fs';
@@ -62,7 +62,7 @@ const latchkeyMissing = () =>
 const gatewayMissing = () =>
   existsSync(`${ROOT}src/http/gateway.ts`)
     ? latchkeyMissing()
-    : 'not available yet: the gateway (issue 5) does not exist';
+    : 'not available yet: the gateway does not exist';
 
 export const servers: readonly ServerDef[] = [
   { id: 'bare-http', unavailable: () => undefined },

@@ -1,4 +1,4 @@
-/** The targets of issue 7, each judged against the measured figures of one run. */
+/** The speed targets, each judged against the measured figures of one run. */
 import { median } from '../results.ts';
 import type { RunRecord } from '../results.ts';
 import { soakFindings } from '../soak.ts';
@@ -171,9 +171,9 @@ function duration(seconds: number): string {
 
 /**
  * The lean hand-written verifier of the same run beside a ratio target, and how far ahead of
- * it Latchkey is against how far ahead the target asks in issue 7's anchor table (measured on
+ * it Latchkey is against how far ahead the target asks in its anchor table (measured on
  * another day of a machine like ours): the lean verifier's own ratio moves with the machine
- * (HMAC: 0.29-0.44 in the runs recorded in sessions 8 and 9), and the target was set
+ * (HMAC: 0.29-0.44 in earlier recorded runs), and the target was set
  * against it.
  */
 function besideLean(

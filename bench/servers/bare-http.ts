@@ -4,7 +4,7 @@ import { announceReady, portArgument } from './ready.ts';
 
 // A string, not a Buffer: node:http joins a string body to the header block and sends both
 // in one write(); a Buffer body goes out as a second chunk (writev), about 15 % slower here,
-// which made this "limit" slower than bare Fastify until session 4.
+// which made this "limit" slower than bare Fastify.
 const body = 'hello world';
 const server = createServer((_request, response) => {
   response.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': body.length });

@@ -7,6 +7,7 @@ import { createPrivateKey, randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import {
   buildAuthorizationHeader,
+  computeBodyHash,
   isFormContentType,
   parseFormUrlEncoded,
   percentEncode,
@@ -50,6 +51,12 @@ export interface SignOptions {
   readonly timestamp?: number | string | undefined;
   /** Send `oauth_version=1.0` (optional in the spec; on by default). */
   readonly includeVersion?: boolean | undefined;
+  /**
+   * Add `oauth_body_hash` (Request Body Hash extension) for a body that is not form-encoded,
+   * so the signature covers it too: SHA-1 with the SHA-1 methods, SHA-256 and SHA-512 with
+   * theirs. Not with a form body (its parameters are signed) or PLAINTEXT.
+   */
+  readonly bodyHash?: boolean | undefined;
   /** The methods to sign with, for a custom method; the built-in ones by default. */
   readonly methods?: SignatureMethodRegistry | undefined;
 }
@@ -124,6 +131,13 @@ export function signRequest(options: SignOptions): SignedRequest {
   if (options.includeVersion ?? true) protocol.push(['oauth_version', '1.0']);
   for (const [name, value] of Object.entries(options.protocolParameters ?? {})) {
     protocol.push([name, value]);
+  }
+  if (options.bodyHash === true) {
+    const digest = signatureMethod.bodyHashDigest;
+    if (bodyIsForm || transmission === 'body' || isFormContentType(contentType))
+      throw new TypeError('A form-encoded body takes no oauth_body_hash.');
+    if (digest === undefined) throw new TypeError(`${methodName} cannot carry oauth_body_hash.`);
+    protocol.push(['oauth_body_hash', computeBodyHash(digest, body ?? '')]);
   }
 
   const query = url.search.length > 1 ? parseFormUrlEncoded(url.search.slice(1)) : [];

@@ -7,15 +7,20 @@
  * any incoming copies are dropped, so a caller cannot forge them. Unverified requests never
  * reach the upstream.
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
-import { percentDecode, percentEncode } from '../protocol/index.ts';
-import type { Provider } from '../provider/index.ts';
-import { checkRules, matchRule } from './gateway-rules.ts';
+import { OAuthError, percentDecode, percentEncode } from '../protocol/index.ts';
+import type { LtiLaunch, Provider } from '../provider/index.ts';
+import { latchkeyCookieNames } from './cookie-names.ts';
+import { normalizeGatewayPath } from './gateway-path.ts';
+import { matchRule, parseGatewayRules } from './gateway-rules.ts';
 import type { GatewayRule } from './gateway-rules.ts';
-import { toIncomingRequest } from './incoming-request.ts';
+import { needsBodyBytes, readBodyBytes, toIncomingRequest } from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
+import { isLtiHeader, launchHeaders } from './lti-headers.ts';
+import { ltiFailureAnswer } from './lti-reply.ts';
 import { identifyCaller } from './middleware/caller.ts';
 import type { OAuthCaller } from './middleware/caller.ts';
 
@@ -46,9 +51,14 @@ const DEFAULT_HEADERS: IdentityHeaderNames = {
   scope: 'X-OAuth-Scope',
 };
 
-/** Set by verification on the request (a decoration, so every request keeps one shape). */
+/** Set on the request (decorations, so every request keeps one shape). */
 interface WithCaller {
+  /** The normalized path (gateway-path.ts): the rules match it and the upstream receives it. */
+  latchkeyGatewayPath: string;
+  /** Set by verification. */
   latchkeyGatewayCaller: OAuthCaller | null;
+  /** Set on a verified launch on an `lti` path (docs/lti.md). */
+  latchkeyGatewayLaunch: LtiLaunch | null;
 }
 
 /** Drops `oauth_*` pairs from a query or form body, keeping every other byte as sent. */
@@ -69,48 +79,119 @@ export function withoutProtocolParameters(encoded: string): string {
     .join('&');
 }
 
+/** A Cookie header without Latchkey's own cookies (cookie-names.ts), the rest as sent. */
+export function withoutLatchkeyCookies(header: string): string {
+  if (!header.includes('latchkey_')) return header;
+  return header
+    .split(';')
+    .filter((pair) => {
+      const equals = pair.indexOf('=');
+      return !latchkeyCookieNames.has((equals < 0 ? pair : pair.slice(0, equals)).trim());
+    })
+    .map((pair) => pair.trim())
+    .join('; ');
+}
+
 export async function registerGateway(
   app: FastifyInstance,
   provider: Provider,
   options: GatewayOptions,
   transport: TransportSettings,
 ): Promise<void> {
-  const rules = options.rules ?? [];
-  checkRules(rules);
+  const rules = parseGatewayRules(options.rules ?? []);
   const names = { ...DEFAULT_HEADERS, ...options.identityHeaders };
   const identity = [names.client, names.owner, names.ownerName, names.scope].map((name) =>
     name.toLowerCase(),
   );
   const [client, owner, ownerName, scopeHeader] = identity as [string, string, string, string];
+  const identitySpellings = new Set(identity.map((name) => name.replaceAll('_', '-')));
   const responseTimeout = options.responseTimeoutMs ?? 30_000;
+  const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
 
   async function verifyForUpstream(request: FastifyRequest): Promise<void> {
-    const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
+    const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
     const rule = matchRule(rules, request.method, path);
-    if (rule.access === 'public') return; // the decoration's default: no caller
+    if (rule.access === 'public') {
+      // No caller (the decoration's default), and no protocol parameters either: a client
+      // that signs every request still sends them, and the upstream is never shown them.
+      if (typeof request.body === 'string') request.body = withoutProtocolParameters(request.body);
+      return;
+    }
+    if (rule.lti) {
+      const verified = await provider.verifyLtiLaunch(toIncomingRequest(request, transport));
+      (request as FastifyRequest & WithCaller).latchkeyGatewayCaller = verified.caller;
+      (request as FastifyRequest & WithCaller).latchkeyGatewayLaunch = verified.launch;
+      if (typeof request.body === 'string') request.body = withoutProtocolParameters(request.body);
+      return;
+    }
     const caller = await identifyCaller(provider, toIncomingRequest(request, transport), {
       tokenRequired: rule.access === 'token',
       scope: rule.scope,
+      requireBodyHash: rule.requireBodyHash,
     });
     (request as FastifyRequest & WithCaller).latchkeyGatewayCaller = caller;
     if (typeof request.body === 'string') request.body = withoutProtocolParameters(request.body);
   }
 
   await app.register(async function gatewayScope(scope) {
+    // The proxied routes are the upstream's API, not Latchkey's: left out of /openapi.json.
+    scope.addHook('onRoute', function hideProxiedRoute(route) {
+      route.schema ??= { hide: true };
+    });
     // A form body is read as text for the signature; every other body streams through.
     scope.decorateRequest('latchkeyGatewayCaller', null);
+    scope.decorateRequest('latchkeyGatewayLaunch', null);
+    scope.decorateRequest('latchkeyGatewayPath', '/');
+    // Normalized once, before anything reads the path; an ambiguous one is a 400 here.
+    scope.addHook('onRequest', async function normalizePath(request) {
+      (request as FastifyRequest & WithCaller).latchkeyGatewayPath = normalizeGatewayPath(
+        request.raw.url ?? '/',
+      );
+    });
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
       (_request, body, done) => done(null, body),
     );
+    // Any other body streams through, unless oauth_body_hash must be checked against it:
+    // then its bytes are read (up to the body limit), verified, and exactly those forwarded.
+    scope.addContentTypeParser('*', function otherBody(request, payload, done) {
+      const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
+      const rule = matchRule(rules, request.method, path);
+      if (rule.access === 'public' || !needsBodyBytes(request.raw, rule.requireBodyHash)) {
+        done(null, payload);
+        return;
+      }
+      readBodyBytes(payload, bodyLimit).then((bytes) => done(null, bytes), done);
+    });
     const proxyOptions: FastifyHttpProxyOptions = {
       upstream: options.upstream,
+      // The parsers above decide what is read; the plugin's own would stream every body.
+      proxyPayloads: false,
       // The app writes one access line per request; reply-from would add two more.
       disableRequestLogging: true,
-      preHandler(request, _reply, done) {
-        verifyForUpstream(request).then(() => done(), done);
+      preHandler(request, reply, done) {
+        const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
+        verifyForUpstream(request).then(
+          () => {
+            // Verified against the target as sent (the signature covers it); from here on
+            // the request is the normalized path, so the proxy plugin checks what is forwarded.
+            const url = request.raw.url ?? '/';
+            const question = url.indexOf('?');
+            request.raw.url = question < 0 ? path : path + url.slice(question);
+            done();
+          },
+          (error: unknown) => {
+            if (!(error instanceof OAuthError) || !matchRule(rules, request.method, path).lti) {
+              return done(error as Error);
+            }
+            // A launch is a person's browser sent by the LMS: answered for a person.
+            const incoming = toIncomingRequest(request, transport);
+            const answer = ltiFailureAnswer(error, incoming, provider.policy.realm);
+            reply.code(answer.status).headers(answer.headers).send(answer.body);
+          },
+        );
       },
       undici: {
         connectTimeout: options.connectTimeoutMs ?? 5_000,
@@ -118,19 +199,38 @@ export async function registerGateway(
         bodyTimeout: responseTimeout,
       },
       handler(request: FastifyRequest, reply: FastifyReply, _dest: string, replyOptions: object) {
-        // Our own destination: the path as sent and the query without oauth_* pairs, byte
-        // for byte (the plugin's default re-serializes the query and loses repeated names).
+        // Our own destination: the normalized path the rules matched, and the query without
+        // oauth_* pairs byte for byte (the plugin's default re-serializes the query and loses
+        // repeated names).
+        const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
         const url = request.raw.url ?? '/';
         const question = url.indexOf('?');
-        const path = question < 0 ? url : url.slice(0, question);
         const query = question < 0 ? '' : withoutProtocolParameters(url.slice(question + 1));
+        // A body read for its hash goes on as the same bytes, headers untouched (reply-from
+        // would re-encode a JSON body it holds as a value).
+        if (Buffer.isBuffer(request.body)) request.body = Readable.from([request.body]);
         return reply.from(path, { ...replyOptions, queryString: () => query });
       },
       replyOptions: {
         rewriteRequestHeaders(request, headers) {
           // `headers` is reply-from's own copy for this request, so it is edited in place.
           delete headers['authorization'];
-          for (const name of identity) delete headers[name];
+          // Every spelling an upstream may read as an identity header: WSGI, CGI, PHP and
+          // many frameworks turn both `X-OAuth-Owner` and `X_OAuth_Owner` into
+          // HTTP_X_OAUTH_OWNER, so a copy with underscores is as forged as one with hyphens.
+          for (const name of Object.keys(headers)) {
+            if (identitySpellings.has(name.toLowerCase().replaceAll('_', '-')))
+              delete headers[name];
+          }
+          // Latchkey's own session, CSRF and sign-in cookies are its credentials, not the
+          // app's: the upstream gets every other cookie and never these.
+          const cookies = headers['cookie'];
+          if (typeof cookies === 'string') {
+            const kept = withoutLatchkeyCookies(cookies);
+            if (kept === '') delete headers['cookie'];
+            else headers['cookie'] = kept;
+          }
+          for (const name of Object.keys(headers)) if (isLtiHeader(name)) delete headers[name];
           const caller = (request as FastifyRequest & WithCaller).latchkeyGatewayCaller;
           if (caller !== null) {
             // Percent-encoded (§3.6): a key migrated from another provider may hold characters
@@ -144,6 +244,8 @@ export async function registerGateway(
             }
             if (caller.scope !== null) headers[scopeHeader] = caller.scope;
           }
+          const launch = (request as FastifyRequest & WithCaller).latchkeyGatewayLaunch;
+          if (launch !== null) Object.assign(headers, launchHeaders(launch));
           return headers;
         },
         onError(reply, { error }) {

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
+import { collectParameters, OAuthError } from '../protocol/index.ts';
 import type { IncomingRequest } from '../provider/index.ts';
 
 export interface TransportSettings {
@@ -19,7 +20,8 @@ export function toIncomingRequest(
   transport: TransportSettings,
 ): IncomingRequest {
   const body = typeof request.body === 'string' ? request.body : undefined;
-  return incomingFromNode(request.raw, body, transport);
+  const rawBody = Buffer.isBuffer(request.body) ? request.body : undefined;
+  return incomingFromNode(request.raw, body, transport, undefined, rawBody);
 }
 
 /** The same from a plain node:http request and its raw body text (middleware adapters). */
@@ -29,6 +31,8 @@ export function incomingFromNode(
   transport: TransportSettings,
   /** The URL as the client sent it, where a framework rewrites `request.url` (Express mounts). */
   originalUrl?: string,
+  /** The bytes of a body that is not form-encoded, when read (for oauth_body_hash). */
+  rawBody?: Uint8Array,
 ): IncomingRequest {
   const url = originalUrl ?? request.url ?? '/';
   const question = url.indexOf('?');
@@ -44,7 +48,8 @@ export function incomingFromNode(
     authorization: request.headers.authorization,
     contentType: request.headers['content-type'],
     body,
-    secure: scheme === 'https' || transport.insecureHttp || arrivedOnLoopback(request),
+    rawBody,
+    secure: isSecureChannel(request, transport, scheme),
   };
 }
 
@@ -64,6 +69,70 @@ export function clientOrigin(
     if (forwarded.host !== undefined) host = forwarded.host;
   }
   return { scheme, host };
+}
+
+/**
+ * Whether an adapter must read a body that is not form-encoded before verification: the
+ * route requires a body hash, or the request carries `oauth_body_hash` (in the header or
+ * the query; a form body takes none). Parsed as verification will parse it; a header or
+ * query that does not parse is refused by verification either way.
+ */
+export function needsBodyBytes(
+  request: IncomingMessage,
+  requireBodyHash: boolean,
+  originalUrl?: string,
+): boolean {
+  if (requireBodyHash) return true;
+  const url = originalUrl ?? request.url ?? '/';
+  const question = url.indexOf('?');
+  const authorization = request.headers.authorization;
+  if (question < 0 && authorization === undefined) return false;
+  try {
+    return collectParameters({
+      authorization,
+      query: question < 0 ? '' : url.slice(question + 1),
+    }).protocol.has('oauth_body_hash');
+  } catch {
+    return false;
+  }
+}
+
+/** The whole body as bytes, at most `limit` of them (413 beyond). */
+export async function readBodyBytes(
+  stream: AsyncIterable<unknown>,
+  limit: number,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) {
+      throw new OAuthError('parameter_rejected', 'The request body is too large.', { status: 413 });
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The one answer to "did this request come over a secure channel?" (RFC 5849 §2.1 and §2.3:
+ * TLS or an equivalent; §3.4.4 for PLAINTEXT), which the provider's channel step enforces:
+ *   - the operator allowed plain HTTP (`insecureHttp`): yes;
+ *   - behind a trusted proxy, only the scheme the client used, as the proxy forwards it
+ *     (`clientOrigin`): the proxy's own hop often arrives over loopback, which proves
+ *     nothing about the client's;
+ *   - otherwise TLS on the connection, or a connection that arrived on a loopback interface
+ *     (nothing crossed a network).
+ */
+export function isSecureChannel(
+  request: IncomingMessage,
+  transport: TransportSettings,
+  scheme: string,
+): boolean {
+  if (transport.insecureHttp) return true;
+  if (transport.trustProxy) return scheme === 'https';
+  return scheme === 'https' || arrivedOnLoopback(request);
 }
 
 export function isLoopback(address: string | undefined): boolean {

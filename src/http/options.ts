@@ -8,13 +8,19 @@ export interface FlowPaths {
   readonly requestToken: string;
   readonly authorize: string;
   readonly accessToken: string;
+  /** Where a client ends the token it signs with (POST). */
+  readonly invalidateToken: string;
 }
 
 export const defaultPaths: FlowPaths = {
   requestToken: '/oauth/request_token',
   authorize: '/oauth/authorize',
   accessToken: '/oauth/access_token',
+  invalidateToken: '/oauth/invalidate_token',
 };
+
+/** The largest request body read, in bytes: the app's OAuth routes and the middleware. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
 export interface AppOptions {
   readonly provider: Provider;

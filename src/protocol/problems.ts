@@ -7,7 +7,7 @@
 export const problems = {
   parameter_absent: {
     status: 400,
-    when: 'A required parameter is missing.',
+    when: 'A required parameter is missing (401 with a WWW-Authenticate challenge when a protected resource is requested with no OAuth parameters at all).',
     fix: 'Send every parameter named in oauth_parameters_absent.',
   },
   parameter_rejected: {
@@ -40,6 +40,11 @@ export const problems = {
     when: 'The signature does not match the request.',
     fix: 'Check the base string (method, URI, parameters) and the secrets used to sign.',
   },
+  body_hash_invalid: {
+    status: 401,
+    when: 'The body does not match oauth_body_hash (the Request Body Hash extension).',
+    fix: 'Hash the exact bytes sent (SHA-1 with the SHA-1 methods, SHA-256 or SHA-512 with theirs), base64, before signing.',
+  },
   consumer_key_unknown: {
     status: 401,
     when: 'The client key is not known to this server.',
@@ -69,6 +74,16 @@ export const problems = {
     status: 401,
     when: 'The resource owner revoked this token, or denied the request.',
     fix: 'Ask the owner to authorize the app again.',
+  },
+  session_handle_rejected: {
+    status: 401,
+    when: 'A renewal (session extension) sent an oauth_session_handle that is not the one issued with this token, or the client does not use sessions.',
+    fix: 'Sign the renewal with the latest token credential and send the session handle received with it.',
+  },
+  session_expired: {
+    status: 401,
+    when: 'A renewal (session extension) came after the session ended (oauth_authorization_expires_in).',
+    fix: 'Start the flow again: the owner must authorize the app anew.',
   },
   verifier_invalid: {
     status: 401,

@@ -5,6 +5,7 @@
  */
 import { createPublicKey, sign, timingSafeEqual, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
+import type { BodyHashDigest } from './body-hash.ts';
 import { hmacBase64, prepareHmacKey } from './hmac.ts';
 import type { HmacDigest, HmacKey } from './hmac.ts';
 import { percentEncode } from './percent-encoding.ts';
@@ -42,6 +43,11 @@ export interface SignatureMethod {
   readonly keyKind: 'shared-secret' | 'rsa';
   /** False for PLAINTEXT: no base string, and timestamp and nonce may be omitted (§3.4.4). */
   readonly usesBaseString: boolean;
+  /**
+   * The digest of `oauth_body_hash` with this method (body hash extension); undefined when
+   * the method cannot carry one (PLAINTEXT signs no parameters).
+   */
+  readonly bodyHashDigest?: BodyHashDigest | undefined;
   sign(baseString: string, keys: SignatureKeys): string;
   /** Compares in constant time where a secret is involved. */
   verify(baseString: string, signature: string, keys: SignatureKeys): boolean;
@@ -73,6 +79,7 @@ function hmac(name: string, digest: HmacDigest): SignatureMethod {
     name,
     keyKind: 'shared-secret',
     usesBaseString: true,
+    bodyHashDigest: digest,
     sign: compute,
     verify: (baseString, signature, keys) =>
       constantTimeEqual(signature, compute(baseString, keys)),
@@ -84,6 +91,7 @@ function rsa(name: string, digest: 'sha1' | 'sha256' | 'sha512'): SignatureMetho
     name,
     keyKind: 'rsa',
     usesBaseString: true,
+    bodyHashDigest: digest,
     sign(baseString, keys) {
       if (keys.privateKey === undefined) throw new TypeError(`${name} needs an RSA private key.`);
       return sign(digest, Buffer.from(baseString, 'utf8'), keys.privateKey).toString('base64');

@@ -20,6 +20,8 @@ export interface ClientRegistration {
   readonly signatureMethods?: readonly string[] | undefined;
   readonly rsaPublicKey?: string | undefined;
   readonly constrainedDevice?: boolean | undefined;
+  /** Short-lived tokens renewed with a session handle (session extension); default false. */
+  readonly sessionExtension?: boolean | undefined;
   readonly developerId?: string | undefined;
   /** Existing credentials, for migrating from another provider. */
   readonly key?: string | undefined;
@@ -61,6 +63,7 @@ export function createClientRegistry(
           verified: false,
           developerId: input.developerId ?? null,
           disabled: false,
+          sessionExtension: input.sessionExtension ?? false,
         });
       } catch (error) {
         if (error instanceof StoreConflictError)

@@ -25,6 +25,16 @@ export interface Policy {
   readonly maxValueBytes: number;
   /** Most parameters (query, form body and protocol together) one request may carry. */
   readonly maxParameters: number;
+  /**
+   * Session extension: lifetime of each token credential of a session, in seconds; the
+   * client renews it with its session handle (docs/decisions.md).
+   */
+  readonly sessionTokenLifetimeSeconds: number;
+  /**
+   * Session extension: how long a session lasts when the owner approved access with no end,
+   * in seconds (a session handle renews tokens; it is not kept valid forever).
+   */
+  readonly sessionLifetimeSeconds: number;
 }
 
 export const defaultPolicy: Policy = {
@@ -41,6 +51,8 @@ export const defaultPolicy: Policy = {
   defaultScope: 'read write',
   maxValueBytes: 255,
   maxParameters: 1000,
+  sessionTokenLifetimeSeconds: 3600,
+  sessionLifetimeSeconds: 365 * 24 * 3600,
 };
 
 export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
@@ -50,5 +62,9 @@ export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
   if (!(policy.temporaryCredentialLifetimeSeconds > 0)) {
     throw new TypeError('temporaryCredentialLifetimeSeconds must be > 0');
   }
+  if (!(policy.sessionTokenLifetimeSeconds > 0))
+    throw new TypeError('sessionTokenLifetimeSeconds must be > 0');
+  if (!(policy.sessionLifetimeSeconds > 0))
+    throw new TypeError('sessionLifetimeSeconds must be > 0');
   return policy;
 }

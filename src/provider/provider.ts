@@ -12,13 +12,17 @@ import { createCredentialKeys } from './credential-keys.ts';
 import type { VerifiedResourceRequest } from './caller.ts';
 import { createClientRegistry } from './clients.ts';
 import { createLoginDesk } from './logins.ts';
+import { checkLaunchRequest, readLaunch } from './lti-launch.ts';
+import type { LtiLaunch } from './lti-launch.ts';
 import { createOwnerDirectory } from './owners.ts';
 import type { ExternalIdentity } from './owners.ts';
 import { resolvePolicy } from './policy.ts';
+import { purgeClock } from './purge-clock.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
-import { scopeIncludes } from './scope.ts';
 import { createSessionBook } from './sessions.ts';
+import { invalidateToken } from './invalidation.ts';
+import { carriesSessionHandle, renewTokenCredentials } from './session-extension.ts';
 import { issueTemporaryCredentials } from './temporary-credentials.ts';
 import { exchangeTokenCredentials } from './token-credentials.ts';
 import { createTokenLedger } from './tokens.ts';
@@ -26,13 +30,19 @@ import { exportRecords } from './transfer/export.ts';
 import type { ExportOptions } from './transfer/export.ts';
 import { createImport } from './transfer/import.ts';
 import type { ImportOptions } from './transfer/import.ts';
-import { verifyRequest } from './verify-request.ts';
+import { verifyRequest, verifyResourceRequest } from './verify-request.ts';
 
 export interface ProviderOptions {
   readonly store: Store;
   readonly policy?: Partial<Policy> | undefined;
   /** Milliseconds since the epoch; injectable so expiry can be tested without waiting. */
   readonly now?: (() => number) | undefined;
+  /**
+   * Milliseconds from any origin, never stepped: purges never run ahead of the time it saw
+   * pass (purge-clock.ts). Default `performance.now`, or `now` itself when `now` is injected
+   * (a test clock moved forward is time passing).
+   */
+  readonly monotonicNow?: (() => number) | undefined;
   /** How often last-use times are written and expired rows purged (ms). */
   readonly maintenanceIntervalMs?: number | undefined;
 }
@@ -42,12 +52,27 @@ export interface ResourceOptions {
   readonly tokenRequired?: boolean | undefined;
   /** Scope names the token must carry (403 permission_denied otherwise). */
   readonly scope?: string | undefined;
+  /**
+   * A body that is not form-encoded must carry `oauth_body_hash` (Request Body Hash
+   * extension), so the signature covers it: 400 parameter_absent otherwise. Default false
+   * (a body hash sent is checked either way).
+   */
+  readonly requireBodyHash?: boolean | undefined;
+}
+
+/** A verified Basic LTI launch: the LMS as the caller (two-legged), and the launch's fields. */
+export interface VerifiedLtiLaunch extends VerifiedResourceRequest {
+  readonly launch: LtiLaunch;
 }
 
 export function createProvider(options: ProviderOptions) {
   const store = options.store;
   const policy = resolvePolicy(options.policy);
   const now = options.now ?? Date.now;
+  const purgeNow = purgeClock(
+    now,
+    options.monotonicNow ?? (options.now === undefined ? () => performance.now() : now),
+  );
   const events = new EventEmitter();
   const deps = { store, policy, now, keys: createCredentialKeys() };
   const lastUse = new Map<string, number>();
@@ -60,7 +85,8 @@ export function createProvider(options: ProviderOptions) {
   }
 
   async function maintain(): Promise<void> {
-    const at = now();
+    // Forgetting cannot be undone: never at a time the wall clock was merely stepped to.
+    const at = purgeNow();
     await flushLastUse();
     await store.nonces.purgeExpired(Math.floor(at / 1000));
     await store.temporaryCredentials.purgeExpired(at);
@@ -72,7 +98,7 @@ export function createProvider(options: ProviderOptions) {
   const owners = createOwnerDirectory(store);
   const deny = (token: string) => denyAuthorization(deps, token);
 
-  return {
+  const provider = {
     policy,
     store,
     events,
@@ -124,38 +150,65 @@ export function createProvider(options: ProviderOptions) {
       deny,
     },
 
-    /** §2.3 endpoint. */
-    exchangeTokenCredentials: (request: IncomingRequest) => exchangeTokenCredentials(deps, request),
+    /**
+     * §2.3 endpoint; with `oauth_session_handle`, the session extension's renewal of the token
+     * credential the request is signed with.
+     */
+    exchangeTokenCredentials: (request: IncomingRequest) =>
+      carriesSessionHandle(request)
+        ? renewTokenCredentials(deps, request)
+        : exchangeTokenCredentials(deps, request),
+
+    /** The client ends the token it signs with (`POST /oauth/invalidate_token`). */
+    invalidateToken: (request: IncomingRequest) => invalidateToken({ ...deps, events }, request),
 
     /**
-     * §3: a protected resource request, with the token's scope enforced, and its caller. The
-     * owner comes from the store's cache (no round trip in the common case).
+     * §3: a protected resource request, verified (verify-request.ts, steps 1–12), and its
+     * caller: client, owner, scope and token, no secrets. The owner comes from the store's
+     * cache (no round trip in the common case).
      */
     async verifyResourceRequest(
       request: IncomingRequest,
       resource: ResourceOptions = {},
     ): Promise<VerifiedResourceRequest> {
+      const verified = await verifyResourceRequest(deps, request, {
+        tokenRequired: resource.tokenRequired ?? true,
+        requireBodyHash: resource.requireBodyHash ?? false,
+        scope: resource.scope,
+      });
+      if (verified.caller.token !== null) lastUse.set(verified.caller.token, now());
+      return verified;
+    },
+
+    /**
+     * A Basic LTI 1.1 launch (docs/lti.md): shaped as a launch (checked first, no I/O), then
+     * verified as a request signed by the LMS alone, with the same window and nonce store as
+     * every request. PLAINTEXT is refused: it carries no nonce, so a launch could be replayed.
+     */
+    async verifyLtiLaunch(request: IncomingRequest): Promise<VerifiedLtiLaunch> {
+      const fields = checkLaunchRequest(request);
       const verified = await verifyRequest(deps, request, {
         kind: 'resource',
-        tokenRequired: resource.tokenRequired ?? true,
+        tokenRequired: false,
       });
-      const token = verified.tokenCredential;
-      if (resource.scope !== undefined && resource.scope !== '') {
-        if (token === undefined || !scopeIncludes(token.scope, resource.scope)) {
-          throw new OAuthError(
-            'permission_denied',
-            `This resource requires the scope: ${resource.scope}.`,
-          );
-        }
+      if (!verified.protocol.signatureMethod.usesBaseString) {
+        throw new OAuthError(
+          'signature_method_rejected',
+          'An LTI launch is signed with HMAC-SHA1 (a method with a nonce), not PLAINTEXT.',
+        );
       }
-      if (token === undefined)
-        return { ...verified, caller: describeCaller(verified, token, undefined) };
-      const owner = await store.owners.findById(token.ownerId);
-      // Removing an owner removes its tokens: only a race with that removal gets here.
-      if (owner === undefined)
-        throw new OAuthError('token_revoked', 'The owner of this token was removed.');
-      lastUse.set(token.token, now());
-      return { ...verified, caller: describeCaller(verified, token, owner) };
+      if (verified.tokenCredential !== undefined) {
+        throw new OAuthError(
+          'parameter_rejected',
+          'An LTI launch is signed by the consumer alone; it takes no oauth_token.',
+          { advice: { oauth_parameters_rejected: 'oauth_token' } },
+        );
+      }
+      return {
+        caller: describeCaller(verified.client, undefined, undefined),
+        parameters: { query: verified.parameters.query, form: verified.parameters.form },
+        launch: readLaunch(fields, verified.client.key),
+      };
     },
 
     /** Starts periodic upkeep (last-use writes, purges of expired nonces and credentials). */
@@ -176,6 +229,7 @@ export function createProvider(options: ProviderOptions) {
       await flushLastUse();
     },
   };
+  return provider;
 }
 
 export type Provider = ReturnType<typeof createProvider>;

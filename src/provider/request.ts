@@ -17,12 +17,26 @@ export interface IncomingRequest {
   readonly contentType: string | undefined;
   /** The raw body text; only a form-encoded body is read for parameters (§3.4.1.3.1). */
   readonly body: string | undefined;
-  /** True over TLS (directly or via a trusted proxy), on loopback, or when insecure HTTP is allowed. */
+  /**
+   * The bytes of a body that is not form-encoded, for `oauth_body_hash`. An adapter reads
+   * them when the request carries a body hash or its route requires one; undefined means
+   * no body (hashed as the empty string).
+   */
+  readonly rawBody?: Uint8Array | undefined;
+  /**
+   * Whether the request came over a secure channel, as the adapter's transport rule decides
+   * (http/incoming-request.ts `isSecureChannel`): TLS as the client used it, loopback without
+   * a proxy, or plain HTTP the operator allowed.
+   */
   readonly secure: boolean;
 }
 
-/** Which endpoint a signed request is for; it decides which protocol parameters apply. */
-export type RequestKind = 'temporary' | 'exchange' | 'resource';
+/**
+ * Which endpoint a signed request is for; it decides which protocol parameters apply.
+ * `renewal` is a token request with a session handle (session extension), signed with the
+ * token credential it renews.
+ */
+export type RequestKind = 'temporary' | 'exchange' | 'renewal' | 'resource';
 
 /** The protocol parameters of one request, typed (`oauth_*` names stay at the boundary). */
 export interface ProtocolParameters {
@@ -34,6 +48,10 @@ export interface ProtocolParameters {
   readonly nonce: string | undefined;
   readonly callback: string | undefined;
   readonly verifier: string | undefined;
+  /** `oauth_body_hash` (Request Body Hash extension), when sent. */
+  readonly bodyHash: string | undefined;
+  /** `oauth_session_handle` of a renewal (session extension). */
+  readonly sessionHandle?: string | undefined;
 }
 
 /** A request whose signature, timestamp and nonce were checked. */
@@ -41,7 +59,7 @@ export interface VerifiedRequest {
   readonly client: Client;
   readonly protocol: ProtocolParameters;
   readonly parameters: CollectedParameters;
-  /** Set for resource requests that carry a token. */
+  /** Set for resource requests that carry a token, and for renewals. */
   readonly tokenCredential: TokenCredential | undefined;
   /** Set for token requests (§2.3). */
   readonly temporaryCredential: TemporaryCredential | undefined;

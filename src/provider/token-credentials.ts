@@ -1,6 +1,7 @@
 /**
  * §2.3: the token request. The temporary credential must be authorized, unexpired, unused,
- * issued to this client, and the verifier must match (constant time, limited guesses).
+ * issued to this client, and the verifier must match (constant time, limited guesses, each
+ * counted before it is compared).
  * The exchange itself is one atomic store step, so a credential is consumed once only.
  */
 import { constantTimeEqual, OAuthError } from '../protocol/index.ts';
@@ -8,6 +9,8 @@ import type { Store, TemporaryCredential } from '../store/types.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { newIdentifier, newSecret, normalizeTypingCode } from './secrets.ts';
+import { sessionGrant, startSession } from './session-extension.ts';
+import type { IssuedTokenCredentials } from './session-extension.ts';
 import { verifyRequest } from './verify-request.ts';
 import type { VerifyDependencies } from './verify-request.ts';
 
@@ -16,10 +19,7 @@ export interface TokenDependencies extends VerifyDependencies {
   readonly policy: Policy;
 }
 
-export interface IssuedTokenCredentials {
-  readonly token: string;
-  readonly secret: string;
-}
+export type { IssuedTokenCredentials } from './session-extension.ts';
 
 export async function exchangeTokenCredentials(
   deps: TokenDependencies,
@@ -29,20 +29,31 @@ export async function exchangeTokenCredentials(
   const temporary = verified.temporaryCredential!;
   const now = deps.now();
   checkExchangeable(temporary, now);
+  // The try is counted before the verifier is compared, atomically in the store: guesses
+  // sent at once on many connections cannot all be compared before the first is counted.
+  const attempt = await deps.store.temporaryCredentials.recordVerifierAttempt(
+    temporary.token,
+    deps.policy.maxVerifierFailures,
+  );
+  if (attempt === 0) {
+    throw new OAuthError(
+      'verifier_invalid',
+      'Too many verifier tries; this request was discarded. Start the flow again.',
+    );
+  }
   // Only a code shown for typing (constrained device, oob) forgives case and dashes; a
   // full verifier is compared exactly, or its letters' case would be a free guess.
   const typed = verified.client.constrainedDevice && temporary.callback === 'oob';
   if (!verifierMatches(verified.protocol.verifier!, temporary.verifier ?? '', typed)) {
-    const failures = await deps.store.temporaryCredentials.recordVerifierFailure(temporary.token);
-    if (failures >= deps.policy.maxVerifierFailures) {
-      await deps.store.temporaryCredentials.remove(temporary.token);
-      throw new OAuthError(
-        'verifier_invalid',
-        'Wrong verifier too many times; the request was discarded. Start the flow again.',
-      );
-    }
-    throw new OAuthError('verifier_invalid', 'oauth_verifier does not match.');
+    throw new OAuthError(
+      'verifier_invalid',
+      attempt >= deps.policy.maxVerifierFailures
+        ? 'oauth_verifier does not match, and that was the last try: start the flow again.'
+        : 'oauth_verifier does not match.',
+    );
   }
+  // A client with the session extension gets a short-lived token and a session handle.
+  const session = startSession(verified.client, deps.policy, now, temporary.approvedLifetime);
   const issue = {
     token: newIdentifier(),
     secret: newSecret(),
@@ -51,6 +62,7 @@ export async function exchangeTokenCredentials(
     scope: temporary.approvedScope ?? '',
     issuedAt: now,
     expiresAt: temporary.approvedLifetime === null ? null : now + temporary.approvedLifetime * 1000,
+    ...session?.fields,
   };
   const consumed = await deps.store.temporaryCredentials.exchange(
     temporary.token,
@@ -61,7 +73,11 @@ export async function exchangeTokenCredentials(
   if (consumed === undefined) {
     throw new OAuthError('token_used', 'These temporary credentials were already exchanged.');
   }
-  return { token: issue.token, secret: issue.secret };
+  return {
+    token: issue.token,
+    secret: issue.secret,
+    ...(session === undefined ? {} : { session: sessionGrant(session.handle, issue, now) }),
+  };
 }
 
 function checkExchangeable(temporary: TemporaryCredential, now: number): void {

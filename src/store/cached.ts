@@ -1,5 +1,5 @@
 /**
- * Caches on each instance (issue 6 "Caches"; ARCHITECTURE.md hot path step 3: no store round
+ * Caches on each instance (../shared/design/ARCHITECTURE.md hot path step 3: no store round
  * trip for the client and token "where a cache can serve"). A store decorator keeps
  * `clients.find`, `tokenCredentials.find` and `owners.findById` answers in a bounded LRU with a TTL as a safety
  * net. Every write through it that changes what those reads return publishes an invalidation
@@ -209,6 +209,12 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
       find: (token) => cachedFind(tokens, token, (t) => inner.tokenCredentials.find(t)),
       revoke: async (token, at) =>
         announce(await inner.tokenCredentials.revoke(token, at), { kind: 'token', token }),
+      // The old token is gone once renewed (session extension): no instance may serve it.
+      renew: async (token, handleHash, at, renewed) =>
+        announce(await inner.tokenCredentials.renew(token, handleHash, at, renewed), {
+          kind: 'token',
+          token,
+        }),
       revokeGrant: async (ownerId, clientKey, at) =>
         announce(await inner.tokenCredentials.revokeGrant(ownerId, clientKey, at), {
           kind: 'grant',

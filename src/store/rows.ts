@@ -37,6 +37,7 @@ export const updatableClientColumns = {
   constrainedDevice: 'constrained_device',
   verified: 'verified',
   disabled: 'disabled',
+  sessionExtension: 'session_extension',
   secret: 'secret',
 } as const satisfies Record<keyof ClientChanges, string>;
 
@@ -69,6 +70,7 @@ export function rowMappers<Row>(read: ColumnReader<Row>) {
       verified: read.bool(row, 'verified'),
       developerId: read.textOrNull(row, 'developer_id'),
       disabled: read.bool(row, 'disabled'),
+      sessionExtension: read.bool(row, 'session_extension'),
       createdAt: read.int(row, 'created_at'),
     }),
     toOwner: (row: Row): Owner => ({
@@ -127,6 +129,8 @@ export function rowMappers<Row>(read: ColumnReader<Row>) {
       expiresAt: read.intOrNull(row, 'expires_at'),
       lastUsedAt: read.intOrNull(row, 'last_used_at'),
       revokedAt: read.intOrNull(row, 'revoked_at'),
+      sessionHandleHash: read.textOrNull(row, 'session_handle_hash'),
+      sessionExpiresAt: read.intOrNull(row, 'session_expires_at'),
     }),
   };
 }

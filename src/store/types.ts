@@ -32,11 +32,20 @@ export interface Client {
    * enabled again; its tokens are kept.
    */
   readonly disabled: boolean;
+  /**
+   * Uses the session extension (OAuth Session 1.0 draft): its token credentials are
+   * short-lived and renewed with a session handle (docs/decisions.md). Off by default.
+   */
+  readonly sessionExtension: boolean;
   readonly createdAt: number;
 }
 
 /** A client to store; `createdAt` defaults to the store's clock (set when importing). */
-export type NewClient = Omit<Client, 'createdAt'> & { readonly createdAt?: number | undefined };
+export type NewClient = Omit<Client, 'createdAt' | 'sessionExtension'> & {
+  readonly createdAt?: number | undefined;
+  /** Default false. */
+  readonly sessionExtension?: boolean | undefined;
+};
 
 export type ClientChanges = Partial<
   Pick<
@@ -50,6 +59,7 @@ export type ClientChanges = Partial<
     | 'constrainedDevice'
     | 'verified'
     | 'disabled'
+    | 'sessionExtension'
     | 'secret'
   >
 >;
@@ -106,6 +116,7 @@ export interface TemporaryCredential {
   /** The scope and lifetime (seconds, null for no expiry) the owner approved. */
   readonly approvedScope: string | null;
   readonly approvedLifetime: number | null;
+  /** Verifier tries counted so far (each counted before it is compared). */
   readonly verifierFailures: number;
   readonly createdAt: number;
   readonly expiresAt: number;
@@ -128,9 +139,20 @@ export interface TokenCredential {
   readonly expiresAt: number | null;
   readonly lastUsedAt: number | null;
   readonly revokedAt: number | null;
+  /**
+   * Session extension: SHA-256 (hex) of the session handle that renews this token, or null
+   * for a token without a session. The handle itself is never stored.
+   */
+  readonly sessionHandleHash: string | null;
+  /** When the session (the owner's authorization) ends; null: when it is revoked. */
+  readonly sessionExpiresAt: number | null;
 }
 
-export type NewTokenCredential = Omit<TokenCredential, 'lastUsedAt' | 'revokedAt'>;
+export type NewTokenCredential = Omit<
+  TokenCredential,
+  'lastUsedAt' | 'revokedAt' | 'sessionHandleHash' | 'sessionExpiresAt'
+> &
+  Partial<Pick<TokenCredential, 'sessionHandleHash' | 'sessionExpiresAt'>>;
 
 export interface ClientStore {
   /** Throws StoreConflictError when the key exists. */
@@ -177,8 +199,13 @@ export interface TemporaryCredentialStore {
   ): Promise<boolean>;
   /** issued and unexpired → denied, atomically. */
   deny(token: string, now: number): Promise<boolean>;
-  /** Adds one wrong-verifier try and returns the new count (atomic increment). */
-  recordVerifierFailure(token: string): Promise<number>;
+  /**
+   * Counts one verifier try before it is compared (provider/token-credentials.ts), if fewer
+   * than `limit` were counted: an atomic conditional increment, so tries racing on several
+   * connections or instances cannot all pass. Returns the try's number (1 to `limit`), or 0
+   * when no try is left or the credential is unknown.
+   */
+  recordVerifierAttempt(token: string, limit: number): Promise<number>;
   /**
    * §2.3: authorized, unexpired at `now` and issued to `clientKey` → consumed, and the token
    * credential created, in one atomic step. Returns the consumed credential, or undefined
@@ -205,7 +232,22 @@ export interface TokenCredentialStore {
   }): Promise<TokenCredential[]>;
   /** Sets revokedAt if not yet revoked; true when this call revoked it. */
   revoke(token: string, now: number): Promise<boolean>;
-  /** Revokes every live token of an owner for a client; returns how many. */
+  /**
+   * Session extension: the token `token`, unrevoked, holding the session handle whose hash is
+   * `handleHash`, in a session that has not ended at `now`, is deleted and `renewed` created
+   * in its place, in one atomic step. Returns the new credential, or undefined when any
+   * condition fails (so of two concurrent renewals of one token only one succeeds).
+   */
+  renew(
+    token: string,
+    handleHash: string,
+    now: number,
+    renewed: NewTokenCredential,
+  ): Promise<TokenCredential | undefined>;
+  /**
+   * Revokes every live token of an owner for a client (a token whose session can still renew
+   * it counts as live, expired or not); returns how many.
+   */
   revokeGrant(ownerId: string, clientKey: string, now: number): Promise<number>;
   /** Records last use for many tokens at once (written in batches, off the hot path). */
   touch(lastUsed: ReadonlyMap<string, number>): Promise<void>;
@@ -223,7 +265,9 @@ export interface NonceKey {
 
 export interface NonceStore {
   /**
-   * Insert-if-absent: true the first time this key is seen, false for a replay. The entry
+   * Insert-if-absent: true the first time this key is seen, false for a replay. The key
+   * alone decides (its timestamp included), never `expiresAt`: instances with different
+   * timestamp windows, or a restart with another window, find the same entry. The entry
    * lives at least until `expiresAt` (seconds), after which the timestamp window refuses
    * the request anyway.
    */

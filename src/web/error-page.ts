@@ -1,6 +1,6 @@
 /**
  * The one place an error on a web page becomes a page: what happened and what to do, with
- * the right status, never a stack trace or internal detail (issue 3: "a clear page").
+ * the right status, never a stack trace or internal detail.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isOAuthError } from '../protocol/index.ts';

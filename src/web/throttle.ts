@@ -1,5 +1,5 @@
 /**
- * Per-account sign-in throttling (issue 4). Every attempt counts and a success clears the
+ * Per-account sign-in throttling. Every attempt counts and a success clears the
  * count, so N wrong passwords in a row pause the account for the window, whoever guesses and
  * from however many addresses. Counted whether or not the account exists, so the answer
  * reveals nothing. The per-address limit is @fastify/rate-limit on the sign-in route.

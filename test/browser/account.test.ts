@@ -13,7 +13,7 @@ import {
 import type { BrowserWorld } from './support.ts';
 
 describe(
-  'Issue 4 in a real browser: connected apps and the developer portal',
+  'In a real browser: connected apps and the developer portal',
   { skip: needsChromium },
   () => {
     let world: BrowserWorld;

@@ -11,7 +11,7 @@ import {
 } from './support.ts';
 import type { BrowserWorld } from './support.ts';
 
-describe('Issue 3 and 4 in a real browser: CSRF, framing and CSP', { skip: needsChromium }, () => {
+describe('and 4 in a real browser: CSRF, framing and CSP', { skip: needsChromium }, () => {
   let world: BrowserWorld;
   let client: FlowClient;
   before(async () => {

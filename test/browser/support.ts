@@ -214,7 +214,7 @@ export async function signIn(page: Page, username: string, password = PASSWORD):
   await page.waitForLoadState();
 }
 
-/** Every Latchkey document the browser got carried the framing and CSP headers (issue 3, 4). */
+/** Every Latchkey document the browser got carried the framing and CSP headers. */
 export async function assertEveryDocumentProtected(documents: readonly Response[]): Promise<void> {
   assert.ok(documents.length > 0, 'the suite loaded Latchkey pages');
   for (const response of documents) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../src/cli/config/config.ts';
 import { workspace } from './run-cli.ts';
 
 const space = workspace();
@@ -25,7 +25,7 @@ function refusal(run: () => unknown): ConfigError {
   assert.fail('expected a ConfigError');
 }
 
-describe('one configuration: defaults and validation (issue 6)', () => {
+describe('one configuration: defaults and validation', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({ env: {} });
     assert.equal(config.host, '127.0.0.1');
@@ -47,6 +47,23 @@ describe('one configuration: defaults and validation (issue 6)', () => {
     const error = refusal(() => loadConfig({ env: { LATCHKEY_PORT: 'abc' } }));
     assert.equal(error.message, 'LATCHKEY_PORT: must be an integer 0-65535, got "abc"');
     assert.equal(error.setting, 'port');
+  });
+
+  it('refuses a bad gateway rule with the gateway parser message, naming the rule', () => {
+    const rules = JSON.stringify([{ path: '/public/*', access: 'public' }, { path: 'admin' }]);
+    const error = refusal(() => loadConfig({ env: { LATCHKEY_GATEWAY_RULES: rules } }));
+    assert.match(error.message, /^LATCHKEY_GATEWAY_RULES: rule 1: path must start with "\/"/);
+    const scoped = JSON.stringify([{ path: '/p/*', access: 'public', scope: 'read' }]);
+    const public_ = refusal(() => loadConfig({ env: { LATCHKEY_GATEWAY_RULES: scoped } }));
+    assert.match(public_.message, /rule 0: a public path cannot require a scope/);
+  });
+
+  it('takes a postgres:// or postgresql:// URL or a file path as the database, nothing else', () => {
+    for (const database of ['postgres://u@db/x', 'POSTGRESQL://u@db/x', './data/x.db']) {
+      assert.equal(loadConfig({ env: { LATCHKEY_DATABASE: database } }).database, database);
+    }
+    const error = refusal(() => loadConfig({ env: { LATCHKEY_DATABASE: 'mysql://u@db/x' } }));
+    assert.match(error.message, /must be a SQLite file path or a postgres:\/\/ URL/);
   });
 
   it('names the flag of a bad value', () => {

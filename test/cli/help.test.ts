@@ -28,7 +28,7 @@ const commands = [
   ['migrate'],
 ];
 
-describe('latchkey --help (issue 3: every command has --help)', { concurrency: true }, () => {
+describe('latchkey --help (every command has --help)', { concurrency: true }, () => {
   it('lists every command', async () => {
     const result = await space.run(['--help']);
     assert.equal(result.code, 0);

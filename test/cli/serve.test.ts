@@ -52,7 +52,7 @@ function start(space: Workspace, args: readonly string[]): Running {
   return running;
 }
 
-describe('latchkey serve (issue 3: `npm start`)', { skip }, () => {
+describe('latchkey serve (`npm start`)', { skip }, () => {
   const space = workspace();
   let server: Running;
   let url: string;

@@ -65,7 +65,8 @@ for (const { method, transmission } of eachCombination()) {
         assertProblem(answer, 401, 'verifier_invalid');
       }
       const answer = await world.exchange(method, transmission, temporary, verifier);
-      assertProblem(answer, 401, 'token_rejected');
+      assertProblem(answer, 401, 'verifier_invalid');
+      assert.match(answer.fields['oauth_problem_advice'] ?? '', /^Too many verifier tries/);
     });
 
     it("refuses a token request made with another client's temporary credential", async () => {

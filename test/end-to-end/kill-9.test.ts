@@ -1,4 +1,4 @@
-// Issue 3: `kill -9` while clients are being issued tokens. Clients run the three-step flow
+// `kill -9` while clients are being issued tokens. Clients run the three-step flow
 // concurrently with the client SDK against a server in its own process; the server is
 // SIGKILLed mid-way and restarted on the same SQLite file. Every token credential that was
 // returned to a client still works, and a nonce used before the kill is still refused

@@ -1,4 +1,4 @@
-// Issue 6 "Faults": PostgreSQL or Redis stopped under load. Requests get 503 with Retry-After,
+// Faults: PostgreSQL or Redis stopped under load. Requests get 503 with Retry-After,
 // never a 500 and never a hang; no request is accepted without its nonce check (fail closed);
 // service resumes by itself when the backend returns. Real HTTP requests of every kind (a
 // protected resource, the temporary credential endpoint, the authorization page, the gateway,
@@ -77,7 +77,7 @@ function describeOutage(
   });
 }
 
-describe('Issue 6 faults', { skip }, () => {
+describe('faults', { skip }, () => {
   describeOutage('PostgreSQL cut under load', 'postgres', ['temporary', 'page', 'ready'], 'cut');
   describeOutage(
     'Redis cut under load',

@@ -1,4 +1,4 @@
-// Issue 6 "Faults", path by path: the pages a person uses and the token request answer an
+// Faults, path by path: the pages a person uses and the token request answer an
 // outage with 503 and Retry-After too (the load in outage.test.ts covers /api/me, the
 // temporary credential endpoint, the authorization page, the gateway and /readyz).
 import assert from 'node:assert/strict';
@@ -20,7 +20,7 @@ function cookiesOf(response: Response): string {
     .join('; ');
 }
 
-describe('Issue 6 faults: every path answers 503 with Retry-After', { skip }, () => {
+describe('faults: every path answers 503 with Retry-After', { skip }, () => {
   const deployment = useDeployment();
   let world: FaultWorld;
   before(async () => {

@@ -1,4 +1,4 @@
-// The fault harness (issue 6 "Faults"): the whole server (pages, gateway, OAuth routes) built on
+// The fault harness: the whole server (pages, gateway, OAuth routes) built on
 // openStore, listening on loopback, with PostgreSQL and Redis each behind a loopback TCP proxy
 // the test cuts, freezes and restores; seeded credentials; and a load of real HTTP requests of
 // every kind, each recorded with its status, Retry-After and times, and bounded so that a hang

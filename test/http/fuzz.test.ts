@@ -1,4 +1,4 @@
-// Issue 3, "Errors": whatever a client sends, the answer is never a 5xx. fast-check sends
+// Errors: whatever a client sends, the answer is never a 5xx. fast-check sends
 // arbitrary Authorization headers, query strings and form bodies (and signed requests with
 // one byte changed) to the running server as raw bytes, and every answer must be < 500.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Transport (issue 3, "Transport"): behind a trusted proxy the base string URI (RFC 5849
+// Transport: behind a trusted proxy the base string URI (RFC 5849
 // §3.4.1.2) follows Forwarded / X-Forwarded-Proto / X-Forwarded-Host, and only when the
 // operator declared the proxy trusted; with TLS the whole flow runs over https.
 import assert from 'node:assert/strict';
@@ -11,6 +11,8 @@ import { PATHS, startWorld, TRANSMISSIONS } from '../conformance/support/world.t
 import type { World } from '../conformance/support/world.ts';
 import { assertOk, assertProblem } from '../conformance/support/wire.ts';
 import type { Wire } from '../conformance/support/wire.ts';
+import { startEchoUpstream } from '../gateway/support.ts';
+import type { EchoUpstream } from '../gateway/support.ts';
 
 const PUBLIC = 'https://api.example.com';
 
@@ -101,6 +103,114 @@ describe('Transport: no trusted proxy (the default)', () => {
   });
 });
 
+/**
+ * Behind a proxy on the same host every request arrives over loopback, so loopback proves
+ * nothing there: with trustProxy only the scheme the proxy forwarded makes a channel secure
+ * (RFC 5849 §2.1, §2.3 and §3.4.4 need TLS where secrets travel).
+ */
+describe('Transport: TLS behind a trusted proxy on loopback (only the forwarded scheme counts)', () => {
+  let world: World;
+  let upstream: EchoUpstream;
+  before(async () => {
+    upstream = await startEchoUpstream();
+    world = await startWorld({ app: { trustProxy: true, gateway: { upstream: upstream.url } } });
+  });
+  after(async () => {
+    await world.close();
+    await upstream.close();
+  });
+
+  const flowCall = (path: string, proxyHeaders: Record<string, string>, scheme = 'http') => {
+    const exchange = path === PATHS.accessToken;
+    const wire = world.sign({
+      signatureMethod: 'HMAC-SHA1',
+      transmission: 'header',
+      path,
+      httpMethod: 'POST',
+      signedUrl: `${scheme}://api.example.com${path}`,
+      ...(exchange
+        ? {
+            token: { token: 'temporary', secret: 'secret' },
+            protocolParameters: { oauth_verifier: 'v' },
+          }
+        : { protocolParameters: { oauth_callback: 'oob' } }),
+    });
+    return send({ ...wire, headers: { ...wire.headers, ...proxyHeaders } });
+  };
+  const plainHttp = { 'X-Forwarded-Proto': 'http', 'X-Forwarded-Host': 'api.example.com' };
+
+  for (const path of [PATHS.requestToken, PATHS.accessToken]) {
+    it(`refuses ${path} with 403 https_required when the proxy forwards X-Forwarded-Proto: http`, async () => {
+      assertProblem(await flowCall(path, plainHttp), 403, 'https_required');
+    });
+
+    it(`refuses ${path} with 403 https_required when the proxy forwards Forwarded: proto=http`, async () => {
+      const answer = await flowCall(path, { Forwarded: 'proto=http;host=api.example.com' });
+      assertProblem(answer, 403, 'https_required');
+    });
+
+    it(`refuses ${path} with 403 https_required when a trusted proxy names no scheme`, async () => {
+      const answer = await flowCall(path, { 'X-Forwarded-Host': 'api.example.com' });
+      assertProblem(answer, 403, 'https_required');
+    });
+  }
+
+  it('answers the temporary credential request when the proxy forwards https', async () => {
+    const answer = await flowCall(
+      PATHS.requestToken,
+      { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'api.example.com' },
+      'https',
+    );
+    assertOk(answer);
+  });
+
+  const plaintext = async (path: string, headers: Record<string, string>) => {
+    const token = await world.server.provider.tokens.issue({
+      clientKey: world.sharedClient.key,
+      ownerId: world.owner.id,
+    });
+    const wire = world.sign({
+      signatureMethod: 'PLAINTEXT',
+      transmission: 'header',
+      path,
+      token: { token: token.token, secret: token.secret },
+    });
+    return send({ ...wire, headers: { ...wire.headers, ...headers } });
+  };
+
+  it('refuses PLAINTEXT on /api/me with 400 signature_method_rejected when the proxy forwards http', async () => {
+    assertProblem(await plaintext(PATHS.me, plainHttp), 400, 'signature_method_rejected');
+    assertOk(await plaintext(PATHS.me, { 'X-Forwarded-Proto': 'https' }));
+  });
+
+  it('refuses PLAINTEXT through the gateway when the proxy forwards http, and forwards nothing', async () => {
+    const before = upstream.received.length;
+    assertProblem(await plaintext('/orders', plainHttp), 400, 'signature_method_rejected');
+    assert.equal(upstream.received.length, before);
+    assertOk(await plaintext('/orders', { 'X-Forwarded-Proto': 'https' }));
+    assert.equal(upstream.received.length, before + 1);
+  });
+});
+
+describe('Transport: loopback without a trusted proxy stays the secure channel', () => {
+  let world: World;
+  before(async () => {
+    world = await startWorld();
+  });
+  after(() => world.close());
+
+  it('answers the flow endpoint on 127.0.0.1 whatever X-Forwarded-Proto says (the header is not trusted)', async () => {
+    const wire = world.sign({
+      signatureMethod: 'HMAC-SHA1',
+      transmission: 'header',
+      path: PATHS.requestToken,
+      httpMethod: 'POST',
+      protocolParameters: { oauth_callback: 'oob' },
+    });
+    assertOk(await send({ ...wire, headers: { ...wire.headers, 'X-Forwarded-Proto': 'http' } }));
+  });
+});
+
 const { address, problem: noAddress } = nonLoopbackAddress();
 
 describe(
@@ -186,30 +296,19 @@ describe('Transport: TLS', { skip: requirement('openssl', noCertificate) }, () =
 describe('Transport: advertisement behind a trusted proxy', () => {
   let world: World;
   before(async () => {
-    world = await startWorld({ app: { trustProxy: true } });
+    world = await startWorld({ app: { trustProxy: true, publicUrl: PUBLIC } });
   });
   after(() => world.close());
 
-  const advertised = async (headers: Record<string, string>) => {
+  it('advertises the configured public URL, the one the proxy names for signatures', async () => {
     const answer = await send({
       method: 'GET',
       url: `${world.url}/.well-known/oauth1-provider`,
-      headers,
+      headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'elsewhere.example' },
     });
-    return (JSON.parse(answer.text) as Record<string, string>)['request_token_endpoint'];
-  };
-
-  it('advertises the public URI named by X-Forwarded-Proto and X-Forwarded-Host', async () => {
-    const uri = await advertised({
-      'X-Forwarded-Proto': 'https',
-      'X-Forwarded-Host': 'api.example.com',
-    });
-    assert.equal(uri, 'https://api.example.com/oauth/request_token');
-  });
-
-  it('advertises the public URI named by Forwarded, the same URI the signature is checked against', async () => {
-    const uri = await advertised({ Forwarded: 'proto=https;host=api.example.com' });
-    assert.equal(uri, 'https://api.example.com/oauth/request_token');
+    const uri = (JSON.parse(answer.text) as Record<string, string>)['request_token_endpoint'];
+    assert.equal(uri, `${PUBLIC}/oauth/request_token`);
+    assertOk(await send(viaProxy(world, { Forwarded: 'proto=https;host=api.example.com' })));
   });
 });
 

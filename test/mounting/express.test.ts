@@ -13,6 +13,12 @@ describeMountedVerifier('Express middleware', async (provider) => {
   app.all('/hello', reply);
   app.get('/open', latchkeyExpress({ provider, tokenRequired: false }), reply);
   app.get('/write', latchkeyExpress({ provider, scope: 'write' }), reply);
+  app.post(
+    '/hashed',
+    latchkeyExpress({ provider, requireBodyHash: true }),
+    (request: ExpressLikeRequest, response: express.Response) =>
+      response.json({ caller: request.oauth, json: request.body }),
+  );
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {

@@ -12,6 +12,10 @@ describeMountedVerifier('Fastify plugin', async (provider) => {
   app.get('/write', { config: { oauth: { scope: 'write' } } }, async (request) => ({
     caller: request.oauth,
   }));
+  app.post('/hashed', { config: { oauth: { requireBodyHash: true } } }, async (request) => ({
+    caller: request.oauth,
+    json: request.body,
+  }));
   app.get('/health', { config: { oauth: false } }, async () => 'ok');
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return { url, close: () => app.close() };

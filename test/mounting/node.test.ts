@@ -9,6 +9,7 @@ describeMountedVerifier('node:http helper', async (provider) => {
     '/hello': createNodeVerifier({ provider }),
     '/open': createNodeVerifier({ provider, tokenRequired: false }),
     '/write': createNodeVerifier({ provider, scope: 'write' }),
+    '/hashed': createNodeVerifier({ provider, requireBodyHash: true }),
   };
   const server = http.createServer(async (request, response) => {
     const path = (request.url ?? '/').split('?')[0] as keyof typeof verifiers;
@@ -17,8 +18,9 @@ describeMountedVerifier('node:http helper', async (provider) => {
     const verified = await verify(request, response);
     if (verified === undefined) return;
     const form = Object.fromEntries(new URLSearchParams(verified.body ?? ''));
+    const json = verified.rawBody === undefined ? undefined : JSON.parse(String(verified.rawBody));
     response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify({ caller: verified.caller, form }));
+    response.end(JSON.stringify({ caller: verified.caller, form, json }));
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

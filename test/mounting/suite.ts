@@ -22,7 +22,11 @@ import type { Provider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
 import type { Client, Store, TokenCredential } from '../../src/store/index.ts';
 
-/** A running app protected by one adapter; routes: `/hello` (token), `/open` (two-legged), `/write` (scope write). */
+/**
+ * A running app protected by one adapter; routes: `/hello` (token), `/open` (two-legged),
+ * `/write` (scope write), `/hashed` (POST, oauth_body_hash required; answers the JSON body
+ * it was handed as `json`).
+ */
 export interface MountedApp {
   readonly url: string;
   close(): Promise<void>;
@@ -122,6 +126,46 @@ export function describeMountedVerifier(name: string, start: StartMountedApp): v
       const response = await send({ ...request, body: 'amount=1000' });
       assert.equal(response.status, 401);
       assert.match(response.text, /oauth_problem=signature_invalid/);
+    });
+
+    it('refuses a JSON body whose oauth_body_hash does not match it (401 body_hash_invalid)', async () => {
+      const request = signed({
+        method: 'POST',
+        url: `${mounted.url}/hello`,
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"amount":10}',
+        bodyHash: true,
+      });
+      const response = await send({ ...request, body: '{"amount":1000}' });
+      assert.equal(response.status, 401, response.text);
+      assert.match(response.text, /oauth_problem=body_hash_invalid/);
+    });
+
+    it('with requireBodyHash: verifies the hashed JSON body and still hands it to the handler', async () => {
+      const response = await send(
+        signed({
+          method: 'POST',
+          url: `${mounted.url}/hashed`,
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"score":0.9,"note":"zoë"}',
+          bodyHash: true,
+        }),
+      );
+      assert.equal(response.status, 200, response.text);
+      assert.deepEqual(JSON.parse(response.text).json, { score: 0.9, note: 'zoë' });
+    });
+
+    it('with requireBodyHash: refuses a JSON body sent without oauth_body_hash (400 parameter_absent)', async () => {
+      const response = await send(
+        signed({
+          method: 'POST',
+          url: `${mounted.url}/hashed`,
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"score":0.9}',
+        }),
+      );
+      assert.equal(response.status, 400, response.text);
+      assert.match(response.text, /oauth_parameters_absent=oauth_body_hash/);
     });
 
     it('answers failures exactly as Latchkey does: status, oauth_problem and WWW-Authenticate', async () => {

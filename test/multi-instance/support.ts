@@ -1,4 +1,4 @@
-// Several Latchkey processes for one deployment (issue 6 "Several instances"): each is
+// Several Latchkey processes for one deployment: each is
 // `latchkey serve` (bin/latchkey.js) as a child process on a port of its own, configured by
 // LATCHKEY_* variables to share one PostgreSQL schema, one Redis prefix and one session
 // secret. Requests reach an instance as through a load balancer: sent to its port with the

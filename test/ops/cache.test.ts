@@ -1,4 +1,4 @@
-// Issue 6 "Caches": the per-instance cache of clients, tokens and owners (src/store/cached.ts) on the
+// Caches: the per-instance cache of clients, tokens and owners (src/store/cached.ts) on the
 // shared store. Two stores on one schema and key prefix stand for two instances; a third,
 // without Redis, writes behind every cache's back to show what the cache still serves.
 import assert from 'node:assert/strict';
@@ -28,7 +28,7 @@ async function issueToken(store: Store, clientKey: string, ownerId: string, toke
   });
 }
 
-describe('Issue 6 caches: clients and tokens per instance', { skip }, () => {
+describe('caches: clients and tokens per instance', { skip }, () => {
   const deployment = useDeployment();
 
   it('answers a repeated client and token lookup from the cache', async () => {

@@ -1,10 +1,10 @@
-// Issue 6 "Operations": GET /healthz (the process is up) and GET /readyz (the stores answer),
+// Operations: GET /healthz (the process is up) and GET /readyz (the stores answer),
 // for a load balancer's probes. The PostgreSQL and Redis outage cases are in test/faults/.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { startWorld } from './world.ts';
 
-describe('Issue 6 health probes', () => {
+describe('health probes', () => {
   it('answers GET /healthz with 200 while the process runs', async () => {
     const world = await startWorld();
     try {

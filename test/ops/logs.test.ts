@@ -1,4 +1,4 @@
-// Issue 6 "Operations": structured logs (pino, through Fastify) with a request id, and no
+// Operations: structured logs (pino, through Fastify) with a request id, and no
 // secret in them anywhere. A full flow runs with the logger at trace level writing to memory:
 // temporary credentials, a failed and a successful sign-in, consent on the pages, the token
 // request, /api/me with the signature in the header, the query and the body, PLAINTEXT, and a
@@ -44,7 +44,7 @@ function recordingFetch(inner: typeof fetch, signatures: Set<string>): typeof fe
   }) as typeof fetch;
 }
 
-describe('Issue 6 logs: a full flow logged at trace level', () => {
+describe('logs: a full flow logged at trace level', () => {
   const lines: string[] = [];
   const secrets = new Map<string, string>();
   const signatures = new Set<string>();
@@ -184,7 +184,7 @@ describe('Issue 6 logs: a full flow logged at trace level', () => {
   });
 });
 
-describe('Issue 6 logs: redaction of whatever a log call includes', () => {
+describe('logs: redaction of whatever a log call includes', () => {
   it('censors credentials in headers and fields named for secrets', async () => {
     const lines: string[] = [];
     const stream = new Writable({

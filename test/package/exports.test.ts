@@ -26,6 +26,9 @@ describe('The package public API', () => {
     assert.equal(typeof client.signRequest, 'function');
     assert.equal(typeof client.createSigningFetch, 'function');
     assert.equal(typeof client.requestTemporaryCredentials, 'function');
+    for (const name of ['replaceResult', 'readResult', 'deleteResult', 'parseOutcomeResponse']) {
+      assert.equal(typeof (client as Record<string, unknown>)[name], 'function', name);
+    }
   });
 
   it('exports the middleware from "latchkey/middleware"', () => {

@@ -1,6 +1,5 @@
 // The provider's prepared keys: kept with the credential records the store's read cache hands
-// out (never by secret), prepared afresh for records read afresh, and a dummy of the same
-// shape for unknown keys.
+// out (never by secret), and prepared afresh for records read afresh.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -34,8 +33,8 @@ describe('The provider’s prepared keys', () => {
     const first = await read();
     const second = await read();
     assert.equal(second.token, first.token, 'the store cache hands out one record');
-    const prepared = keys.prepared(first.client, first.token, true);
-    assert.equal(keys.prepared(second.client, second.token, true), prepared);
+    const prepared = keys.prepared(first.client, first.token);
+    assert.equal(keys.prepared(second.client, second.token), prepared);
     const expected = prepareHmacKey(
       'sha1',
       sharedSecretKey({ clientSecret: first.client.secret, tokenSecret: first.token.secret }),
@@ -47,10 +46,10 @@ describe('The provider’s prepared keys', () => {
   it('prepares again for a client read afresh with a new secret, with the same token', async () => {
     const keys = createCredentialKeys();
     const before = await read();
-    const old = keys.prepared(before.client, before.token, true);
+    const old = keys.prepared(before.client, before.token);
     await store.clients.update(clientKey, { secret: 'a-rotated-secret-0c61' });
     const rotated: Client = (await store.clients.find(clientKey))!;
-    const prepared = keys.prepared(rotated, before.token, true);
+    const prepared = keys.prepared(rotated, before.token);
     assert.notEqual(prepared, old);
     assert.deepEqual(
       prepared.hmacKey('sha256'),
@@ -64,17 +63,12 @@ describe('The provider’s prepared keys', () => {
     );
   });
 
-  it('gives unknown clients and tokens a dummy pair, one per shape', async () => {
+  it('prepares a client signing alone its own pair, once', async () => {
     const keys = createCredentialKeys();
-    const { client } = await read();
-    const unknownWithToken = keys.prepared(undefined, undefined, true);
-    const unknownAlone = keys.prepared(undefined, undefined, false);
-    assert.notDeepEqual(unknownWithToken.hmacKey('sha1'), unknownAlone.hmacKey('sha1'));
-    assert.equal(keys.prepared(undefined, undefined, true), unknownWithToken);
-    const withUnknownToken = keys.prepared(client, undefined, true);
-    const alone = keys.prepared(client, undefined, false);
-    assert.notEqual(withUnknownToken, alone);
-    assert.equal(keys.prepared(client, undefined, true), withUnknownToken);
+    const { client, token } = await read();
+    const alone = keys.prepared(client, undefined);
+    assert.notEqual(alone, keys.prepared(client, token));
+    assert.equal(keys.prepared(client, undefined), alone);
     assert.deepEqual(
       alone.hmacKey('sha1'),
       prepareHmacKey('sha1', sharedSecretKey({ clientSecret: client.secret, tokenSecret: '' })),

@@ -66,24 +66,36 @@ describe('Redis', { skip }, () => {
     });
 
     it('lets Redis expire an entry a margin after its expiry', async () => {
-      const expiresAt = nowSeconds + 300;
-      await nonces().remember(newKey(), expiresAt);
-      const ttl = await redis().ttl(`${prefix}nonce:${expiresAt}`);
+      const key = { ...newKey(), timestamp: nowSeconds - 1000 };
+      await nonces().remember(key, nowSeconds + 300);
+      const ttl = await redis().ttl(`${prefix}nonce:${key.timestamp}`);
       assert.ok(ttl > 300 && ttl <= 300 + 60, `TTL ${ttl}`);
     });
 
     it('keeps an entry whose expiry has already passed for the margin still', async () => {
-      const expiresAt = nowSeconds - 10;
-      await nonces().remember(newKey(), expiresAt);
-      const ttl = await redis().ttl(`${prefix}nonce:${expiresAt}`);
+      const key = { ...newKey(), timestamp: nowSeconds - 1001 };
+      await nonces().remember(key, nowSeconds - 10);
+      const ttl = await redis().ttl(`${prefix}nonce:${key.timestamp}`);
       assert.ok(ttl > 0 && ttl <= 60, `TTL ${ttl}`);
     });
 
+    it('groups by the request timestamp: a longer window extends the bucket, a replay is found under any window', async () => {
+      const key = { ...newKey(), timestamp: nowSeconds - 1002 };
+      const other = { ...key, nonce: `${key.nonce}-other` };
+      assert.equal(await nonces().remember(key, nowSeconds + 100), true);
+      assert.equal(await nonces().remember(key, nowSeconds + 400), false);
+      assert.equal(await nonces().remember(other, nowSeconds + 400), true);
+      const ttl = await redis().ttl(`${prefix}nonce:${key.timestamp}`);
+      assert.ok(ttl > 400 && ttl <= 400 + 60, `TTL ${ttl}`);
+      assert.equal(await nonces().remember(other, nowSeconds + 100), false);
+      const ttlAfter = await redis().ttl(`${prefix}nonce:${key.timestamp}`);
+      assert.ok(ttlAfter > 400, `TTL ${ttlAfter}: a shorter window never shortens it`);
+    });
+
     it('stores only the 64-bit hash, never the nonce or the keys', async () => {
-      const key = newKey();
-      const expiresAt = nowSeconds + 301;
-      await nonces().remember(key, expiresAt);
-      const members = await redis().smembers(`${prefix}nonce:${expiresAt}`);
+      const key = { ...newKey(), timestamp: nowSeconds - 1003 };
+      await nonces().remember(key, nowSeconds + 301);
+      const members = await redis().smembers(`${prefix}nonce:${key.timestamp}`);
       assert.deepEqual(members, [nonceHash(key).toString()]);
     });
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   createSqliteStore,
   nonceHash,
@@ -21,8 +22,16 @@ import { ENTRY_BYTES } from '../../src/store/sqlite/nonce-batch.ts';
 const directory = mkdtempSync(join(tmpdir(), 'latchkey-nonce-log-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
 
+/**
+ * A busy_timeout no test outlives. The lock holder below is a connection on this thread: a
+ * store that slept in SQLite's busy handler would never let it release the lock, so it would
+ * hang instead of passing, whatever the machine's speed.
+ */
+const FOREVER_MS = 2 ** 31 - 1;
+
 const freshPath = () => join(directory, `${randomUUID()}.db`);
-const key = (nonce: string, timestamp = 1_000): NonceKey => ({
+/** A nonce key; its timestamp is its expiry less the window (300 s, as the callers use). */
+const key = (nonce: string, timestamp: number): NonceKey => ({
   clientKey: 'client',
   token: 'token',
   timestamp,
@@ -51,7 +60,8 @@ async function oneByOne(
   prefix: string,
   expiresAt: number,
 ): Promise<void> {
-  for (let i = 0; i < count; i++) await nonces.remember(key(`${prefix}${i}`), expiresAt);
+  for (let i = 0; i < count; i++)
+    await nonces.remember(key(`${prefix}${i}`, expiresAt - 300), expiresAt);
 }
 
 describe('SQLite nonce log', () => {
@@ -60,10 +70,10 @@ describe('SQLite nonce log', () => {
     const server = createSqliteStore({ path, checkpointIntervalMs: 0 });
     const other = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
-      assert.equal(await server.nonces.remember(key('loads the index'), 2_000), true);
-      assert.equal(await other.nonces.remember(key('shared'), 2_000), true);
-      assert.equal(await server.nonces.remember(key('shared'), 2_000), false);
-      assert.equal(await other.nonces.remember(key('loads the index'), 2_000), false);
+      assert.equal(await server.nonces.remember(key('loads the index', 1_700), 2_000), true);
+      assert.equal(await other.nonces.remember(key('shared', 1_700), 2_000), true);
+      assert.equal(await server.nonces.remember(key('shared', 1_700), 2_000), false);
+      assert.equal(await other.nonces.remember(key('loads the index', 1_700), 2_000), false);
     } finally {
       await server.close();
       await other.close();
@@ -76,11 +86,11 @@ describe('SQLite nonce log', () => {
     const other = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
       await Promise.all(
-        Array.from({ length: 10 }, (_, i) => server.nonces.remember(key(`old${i}`), 500)),
+        Array.from({ length: 10 }, (_, i) => server.nonces.remember(key(`old${i}`, 200), 500)),
       );
       await server.nonces.purgeExpired(1_000);
-      assert.equal(await other.nonces.remember(key('after the purge'), 2_000), true);
-      assert.equal(await server.nonces.remember(key('after the purge'), 2_000), false);
+      assert.equal(await other.nonces.remember(key('after the purge', 1_700), 2_000), true);
+      assert.equal(await server.nonces.remember(key('after the purge', 1_700), 2_000), false);
     } finally {
       await server.close();
       await other.close();
@@ -89,16 +99,21 @@ describe('SQLite nonce log', () => {
 
   it('waits for a write lock held elsewhere without blocking the event loop, then commits', async () => {
     const path = freshPath();
-    const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    const store = createSqliteStore({ path, checkpointIntervalMs: 0, busyTimeoutMs: FOREVER_MS });
     const holder = new DatabaseSync(path);
     try {
-      await store.nonces.remember(key('creates the file and the index'), 2_000);
+      await store.nonces.remember(key('creates the file and the index', 1_700), 2_000);
       holder.exec('BEGIN IMMEDIATE');
-      const answer = store.nonces.remember(key('while locked'), 2_000);
-      // Runs only if the store is not sleeping in SQLite's busy handler on this thread.
-      setTimeout(() => holder.exec('COMMIT'), 50);
+      let settled = false;
+      const answer = store.nonces
+        .remember(key('while locked', 1_700), 2_000)
+        .finally(() => (settled = true));
+      // The batch tried to commit in the turn that just ended, and found the lock held.
+      await nextTurn();
+      assert.equal(settled, false, 'still waiting for the lock, with the event loop free');
+      holder.exec('COMMIT');
       assert.equal(await answer, true);
-      assert.equal(await store.nonces.remember(key('while locked'), 2_000), false);
+      assert.equal(await store.nonces.remember(key('while locked', 1_700), 2_000), false);
     } finally {
       holder.close();
       await store.close();
@@ -110,9 +125,12 @@ describe('SQLite nonce log', () => {
     const store = createSqliteStore({ path, checkpointIntervalMs: 0, busyTimeoutMs: 100 });
     const holder = new DatabaseSync(path);
     try {
-      await store.nonces.remember(key('creates the file and the index'), 2_000);
+      await store.nonces.remember(key('creates the file and the index', 1_700), 2_000);
       holder.exec('BEGIN IMMEDIATE');
-      await assert.rejects(store.nonces.remember(key('never'), 2_000), StoreUnavailableError);
+      await assert.rejects(
+        store.nonces.remember(key('never', 1_700), 2_000),
+        StoreUnavailableError,
+      );
     } finally {
       holder.exec('ROLLBACK');
       holder.close();
@@ -122,18 +140,17 @@ describe('SQLite nonce log', () => {
 
   it('leaves the rows to the next purge rather than wait for a write lock held elsewhere', async () => {
     const path = freshPath();
-    const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
+    const store = createSqliteStore({ path, checkpointIntervalMs: 0, busyTimeoutMs: FOREVER_MS });
     const holder = new DatabaseSync(path);
     try {
       await Promise.all(
-        Array.from({ length: 100 }, (_, i) => store.nonces.remember(key(`old${i}`), 500)),
+        Array.from({ length: 100 }, (_, i) => store.nonces.remember(key(`old${i}`, 200), 500)),
       );
-      await store.nonces.remember(key('live'), 2_000);
+      await store.nonces.remember(key('live', 1_700), 2_000);
       holder.exec('BEGIN IMMEDIATE');
-      let otherWorkRan = false;
-      setTimeout(() => (otherWorkRan = true), 20);
+      // Answers while the lock is still held (waiting for it would never end: FOREVER_MS).
       assert.equal(await store.nonces.purgeExpired(1_000), 100, 'dropped from memory at once');
-      assert.equal(otherWorkRan, false, 'answered before the lock was released');
+      assert.equal(noncesIn(path), 101, 'the rows are left to the next purge');
       holder.exec('COMMIT');
       assert.equal(noncesIn(path), 101);
       await store.nonces.purgeExpired(1_000);
@@ -148,13 +165,13 @@ describe('SQLite nonce log', () => {
     const path = freshPath();
     const first = createSqliteStore({ path, checkpointIntervalMs: 0 });
     await Promise.all(
-      Array.from({ length: 100 }, (_, i) => first.nonces.remember(key(`n${i}`), 2_000)),
+      Array.from({ length: 100 }, (_, i) => first.nonces.remember(key(`n${i}`, 1_700), 2_000)),
     );
     await first.close();
     const second = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
       const replays = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => second.nonces.remember(key(`n${i}`), 2_000)),
+        Array.from({ length: 100 }, (_, i) => second.nonces.remember(key(`n${i}`, 1_700), 2_000)),
       );
       assert.ok(replays.every((first) => !first));
     } finally {
@@ -168,10 +185,10 @@ describe('SQLite nonce log', () => {
     // A client whose clock runs ahead: its nonce lives longer than the ones after it.
     await store.nonces.remember(key('ahead', 5_000), 10_000);
     await Promise.all(
-      Array.from({ length: 10_000 }, (_, i) => store.nonces.remember(key(`old${i}`), 500)),
+      Array.from({ length: 10_000 }, (_, i) => store.nonces.remember(key(`old${i}`, 200), 500)),
     );
     await Promise.all(
-      Array.from({ length: 100 }, (_, i) => store.nonces.remember(key(`live${i}`), 10_000)),
+      Array.from({ length: 100 }, (_, i) => store.nonces.remember(key(`live${i}`, 9_700), 10_000)),
     );
     assert.equal(await store.nonces.purgeExpired(1_000), 10_000);
     await store.close();
@@ -179,7 +196,7 @@ describe('SQLite nonce log', () => {
     const reopened = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
       assert.equal(await reopened.nonces.remember(key('ahead', 5_000), 10_000), false);
-      assert.equal(await reopened.nonces.remember(key('live7'), 10_000), false);
+      assert.equal(await reopened.nonces.remember(key('live7', 9_700), 10_000), false);
     } finally {
       await reopened.close();
     }
@@ -191,7 +208,7 @@ describe('SQLite nonce log', () => {
     try {
       // Rows for more than two chunks of the purge (4,096 each): a commit each.
       await oneByOne(store.nonces, 10_000, 'old', 500);
-      await store.nonces.remember(key('live'), 2_000);
+      await store.nonces.remember(key('live', 1_700), 2_000);
       let otherWorkRan = false;
       const purge = store.nonces.purgeExpired(1_000);
       setImmediate(() => (otherWorkRan = true));
@@ -208,7 +225,9 @@ describe('SQLite nonce log', () => {
     const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
       await Promise.all(
-        Array.from({ length: 300 }, (_, i) => store.nonces.remember(key(`n${i}`), 2_000 + i)),
+        Array.from({ length: 300 }, (_, i) =>
+          store.nonces.remember(key(`n${i}`, 1_700 + i), 2_000 + i),
+        ),
       );
       assert.deepEqual(inFile(path), { rows: 2, nonces: 300 }, 'expiries 256 s apart and more');
     } finally {
@@ -220,16 +239,16 @@ describe('SQLite nonce log', () => {
     const path = freshPath();
     const first = createSqliteStore({ path, checkpointIntervalMs: 0 });
     await Promise.all([
-      first.nonces.remember(key('early'), 2_000),
-      first.nonces.remember(key('late'), 2_100),
+      first.nonces.remember(key('early', 1_700), 2_000),
+      first.nonces.remember(key('late', 1_800), 2_100),
     ]);
     await first.close();
     const second = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
-      assert.equal(await second.nonces.remember(key('late'), 2_100), false);
+      assert.equal(await second.nonces.remember(key('late', 1_800), 2_100), false);
       assert.equal(await second.nonces.purgeExpired(2_001), 1, 'the early one, from the index');
-      assert.equal(await second.nonces.remember(key('early'), 2_000), true, 'purged');
-      assert.equal(await second.nonces.remember(key('late'), 2_100), false, 'kept');
+      assert.equal(await second.nonces.remember(key('early', 1_700), 2_000), true, 'purged');
+      assert.equal(await second.nonces.remember(key('late', 1_800), 2_100), false, 'kept');
     } finally {
       await second.close();
     }
@@ -240,8 +259,8 @@ describe('SQLite nonce log', () => {
     const store = createSqliteStore({ path, checkpointIntervalMs: 0 });
     try {
       const answers = await Promise.all([
-        store.nonces.remember(key('twice'), 2_000),
-        store.nonces.remember(key('twice'), 2_000),
+        store.nonces.remember(key('twice', 1_700), 2_000),
+        store.nonces.remember(key('twice', 1_700), 2_000),
       ]);
       assert.deepEqual(answers, [true, false]);
       assert.deepEqual(inFile(path), { rows: 1, nonces: 1 });
@@ -251,7 +270,9 @@ describe('SQLite nonce log', () => {
   });
 
   // Both signs of the 64-bit hash: the migration to batches writes them as hex in SQL.
-  const stored = Array.from({ length: 40 }, (_, i) => key(`before the upgrade ${i}`));
+  const stored = Array.from({ length: 40 }, (_, i) =>
+    key(`before the upgrade ${i}`, 1_700 + (i % 2)),
+  );
   assert.ok(stored.some((k) => nonceHash(k) < 0n) && stored.some((k) => nonceHash(k) >= 0n));
 
   for (const [version, table] of [
@@ -272,7 +293,7 @@ describe('SQLite nonce log', () => {
           stored.map((k, i) => store.nonces.remember(k, 2_000 + (i % 2))),
         );
         assert.ok(replays.every((first) => !first));
-        assert.equal(await store.nonces.remember(key('after the upgrade'), 2_000), true);
+        assert.equal(await store.nonces.remember(key('after the upgrade', 1_700), 2_000), true);
         assert.equal(await store.nonces.size(), stored.length + 1);
       } finally {
         await store.close();

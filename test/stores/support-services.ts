@@ -1,4 +1,4 @@
-// The PostgreSQL and Redis services the backend suites run against (issue 6: 127.0.0.1:5432
+// The PostgreSQL and Redis services the backend suites run against (127.0.0.1:5432
 // user postgres database test; 127.0.0.1:6379), a quick probe of each for requirement(), and
 // per-run names (schema, key prefix) that the suites remove afterwards.
 import { randomBytes } from 'node:crypto';

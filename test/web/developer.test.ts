@@ -19,7 +19,7 @@ function credential(html: string, id: string): string {
   return match[1]!;
 }
 
-describe('Developer portal (issue 4 "for the client developer")', () => {
+describe('Developer portal (for the client developer)', () => {
   let world: WebWorld;
   before(async () => {
     world = await startWeb();

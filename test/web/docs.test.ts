@@ -28,7 +28,7 @@ function curlRequests(html: string) {
   return requests;
 }
 
-describe('The documentation page (issue 4; RFC 5849 §2 "the server must advertise three endpoint URIs")', () => {
+describe('The documentation page (RFC 5849 §2 "the server must advertise three endpoint URIs")', () => {
   const at = 1_700_000_000_000; // the worked example's oauth_timestamp
   let world: WebWorld;
   let page: string;
@@ -43,6 +43,36 @@ describe('The documentation page (issue 4; RFC 5849 §2 "the server must adverti
     assert.match(words, /POST http:\/\/127\.0\.0\.1\/oauth\/request_token/);
     assert.match(words, /GET http:\/\/127\.0\.0\.1\/oauth\/authorize\?oauth_token=…/);
     assert.match(words, /POST http:\/\/127\.0\.0\.1\/oauth\/access_token/);
+  });
+
+  it('links the OpenAPI document and names the invalidation endpoint', async () => {
+    assert.match(
+      page,
+      /<a href="http:\/\/127\.0\.0\.1\/openapi\.json"><code>http:\/\/127\.0\.0\.1\/openapi\.json<\/code><\/a>/,
+    );
+    assert.match(text(page), /POST http:\/\/127\.0\.0\.1\/oauth\/invalidate_token/);
+    const linked = await world.app.inject({ method: 'GET', url: '/openapi.json' });
+    assert.equal(linked.statusCode, 200);
+  });
+
+  it('explains ending a token and sessions, linked from the contents', () => {
+    assert.match(page, /<a href="#sessions">Ending a token, and sessions<\/a>/);
+    const words = text(page);
+    for (const name of [
+      'oauth_expires_in',
+      'oauth_session_handle',
+      'oauth_authorization_expires_in',
+      'session_expired',
+    ])
+      assert.ok(words.includes(name), name);
+  });
+
+  it('explains LTI 1.1 launches and grades, linked from the contents', () => {
+    assert.match(page, /<a href="#lti">LTI 1\.1 launches and grades<\/a>/);
+    const words = text(page);
+    assert.match(words, /basic-lti-launch-request/);
+    assert.match(words, /lti_errormsg/);
+    assert.match(words, /replaceResult , readResult and deleteResult/);
   });
 
   it('lists every signature method the server accepts', () => {

@@ -84,7 +84,7 @@ function unlabelled(html: string): string[] {
   return missing;
 }
 
-describe('Quality bar for every page (issue 4)', () => {
+describe('Quality bar for every page', () => {
   let world: WebWorld;
   let pages: Map<string, LightMyRequestResponse>;
   before(async () => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { PASSWORD, startWeb, text } from './support.ts';
 import type { WebWorld } from './support.ts';
 
-describe('Sign-in throttling (issue 4 "rate limited per account and per address")', () => {
+describe('Sign-in throttling (rate limited per account and per address)', () => {
   let world: WebWorld;
   beforeEach(async () => {
     world = await startWeb({

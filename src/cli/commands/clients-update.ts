@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { ClientChanges } from '../../store/index.ts';
-import { storeSettingNames } from '../../config.ts';
+import { storeSettingNames } from '../config/config.ts';
 import { withProvider } from '../context.ts';
 import { CommandFailure, UsageError } from '../errors.ts';
 import { print, printJson } from '../output.ts';
@@ -28,6 +28,7 @@ interface UpdateOptions {
   rsaPublicKey?: string;
   removeRsaPublicKey?: boolean;
   constrainedDevice?: boolean;
+  sessionExtension?: boolean;
   json?: boolean;
 }
 
@@ -70,6 +71,7 @@ export function changesOf(options: UpdateOptions): ClientChanges {
   if (options.removeRsaPublicKey === true) changes.rsaPublicKey = null;
   if (options.constrainedDevice !== undefined)
     changes.constrainedDevice = options.constrainedDevice;
+  if (options.sessionExtension !== undefined) changes.sessionExtension = options.sessionExtension;
   if (Object.keys(changes).length === 0)
     throw new UsageError('nothing to change: give at least one option');
   return changes;
@@ -96,6 +98,14 @@ export function registerClientUpdates(clients: Command): void {
     .option('--remove-rsa-public-key', 'remove the RSA public key')
     .option('--constrained-device', 'show the oob verifier as a short code easy to type')
     .option('--no-constrained-device', 'show the full oob verifier')
+    .option(
+      '--session-extension',
+      'issue short-lived tokens renewed with a session handle (OAuth Session extension)',
+    )
+    .option(
+      '--no-session-extension',
+      'issue tokens without sessions (the sessions of tokens already issued end)',
+    )
     .option('--json', 'print JSON')
     .addHelpText(
       'after',

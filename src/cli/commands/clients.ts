@@ -12,7 +12,7 @@ import { fields, print, printJson, table, time } from '../output.ts';
 import { describeClient, publicView } from './client-view.ts';
 import { registerClientUpdates } from './clients-update.ts';
 import { configOf, withSettings } from '../settings-options.ts';
-import { storeSettingNames } from '../../config.ts';
+import { storeSettingNames } from '../config/config.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -44,6 +44,7 @@ interface AddOptions {
   callback?: string[];
   signatureMethod?: string[];
   constrainedDevice?: boolean;
+  sessionExtension?: boolean;
   key?: string;
   secret?: string;
   rsaPublicKey?: string;
@@ -62,6 +63,10 @@ export function registerClients(program: Command): void {
     .option('--callback <url>', 'a callback URI the client may use (repeatable)', collect)
     .option('--signature-method <method>', 'allow only this method (repeatable)', collect)
     .option('--constrained-device', 'show the oob verifier as a short code easy to type')
+    .option(
+      '--session-extension',
+      'issue short-lived tokens renewed with a session handle (OAuth Session extension)',
+    )
     .option('--key <key>', 'use this client key (to migrate from another provider)')
     .option('--secret <secret>', 'use this secret (with --key)')
     .option(
@@ -88,6 +93,7 @@ export function registerClients(program: Command): void {
           signatureMethods: options.signatureMethod,
           rsaPublicKey,
           constrainedDevice: options.constrainedDevice ?? false,
+          sessionExtension: options.sessionExtension ?? false,
           key: options.key,
           secret: options.secret,
         }),

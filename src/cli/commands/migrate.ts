@@ -8,8 +8,8 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { storeSettingNames } from '../../config.ts';
-import type { LatchkeyConfig } from '../../config.ts';
+import { storeSettingNames } from '../config/config.ts';
+import type { LatchkeyConfig } from '../config/config.ts';
 import { openStore, shownDatabase } from '../context.ts';
 import { CommandFailure } from '../errors.ts';
 import { print, printJson } from '../output.ts';

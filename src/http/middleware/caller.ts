@@ -3,7 +3,6 @@
  * to a verified request, and how any adapter answers a failure exactly as Latchkey does.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { OAuthError } from '../../protocol/index.ts';
 import type {
   IncomingRequest,
   Provider,
@@ -12,6 +11,7 @@ import type {
 } from '../../provider/index.ts';
 import { isFormContentType } from '../../protocol/index.ts';
 import { failureAnswer } from '../error-reply.ts';
+import { needsBodyBytes, readBodyBytes } from '../incoming-request.ts';
 
 /** Who is calling (the provider's verified caller): client, owner (subject, name), scope, token. */
 export type OAuthCaller = VerifiedCaller;
@@ -34,17 +34,27 @@ export async function readFormBody(
   limit: number,
 ): Promise<string | undefined> {
   if (!isFormContentType(request.headers['content-type'])) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) {
-      throw new OAuthError('parameter_rejected', 'The request body is too large.', { status: 413 });
-    }
-    chunks.push(buffer);
+  return (await readBodyBytes(request, limit)).toString('utf8');
+}
+
+/**
+ * Reads the body an adapter must give verification: a form body as text (its parameters are
+ * signed), any other body as bytes only when `oauth_body_hash` must be checked against it;
+ * otherwise the stream is left unread for the application.
+ */
+export async function readSignedBody(
+  request: IncomingMessage,
+  limit: number,
+  requireBodyHash: boolean,
+  originalUrl?: string,
+): Promise<{ form: string | undefined; raw: Buffer | undefined }> {
+  if (isFormContentType(request.headers['content-type'])) {
+    return { form: (await readBodyBytes(request, limit)).toString('utf8'), raw: undefined };
   }
-  return Buffer.concat(chunks).toString('utf8');
+  if (!needsBodyBytes(request, requireBodyHash, originalUrl)) {
+    return { form: undefined, raw: undefined };
+  }
+  return { form: undefined, raw: await readBodyBytes(request, limit) };
 }
 
 /** Writes an error on a plain ServerResponse, as the Latchkey server would. */

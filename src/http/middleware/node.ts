@@ -10,7 +10,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { incomingFromNode } from '../incoming-request.ts';
-import { identifyCaller, readFormBody, writeOAuthFailure } from './caller.ts';
+import type { IncomingRequest, LtiLaunch } from '../../provider/index.ts';
+import { ltiFailureAnswer } from '../lti-reply.ts';
+import { identifyCaller, readSignedBody, writeOAuthFailure } from './caller.ts';
 import type { OAuthCaller } from './caller.ts';
 import { DEFAULT_BODY_LIMIT, resourceOf, transportOf } from './options.ts';
 import type { MiddlewareOptions } from './options.ts';
@@ -19,6 +21,13 @@ export interface VerifiedNodeRequest {
   readonly caller: OAuthCaller;
   /** The form body text that was read for verification (the stream is consumed), if any. */
   readonly body: string | undefined;
+  /**
+   * The bytes of any other body, when it was read to check `oauth_body_hash` (the stream is
+   * consumed): the exact bytes the hash covers.
+   */
+  readonly rawBody: Buffer | undefined;
+  /** The verified Basic LTI launch (option `lti: true`), else undefined. */
+  readonly lti: LtiLaunch | undefined;
 }
 
 export type NodeVerifier = (
@@ -31,16 +40,29 @@ export function createNodeVerifier(options: MiddlewareOptions): NodeVerifier {
   const resource = resourceOf(options);
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   return async function verifyNodeRequest(request, response) {
+    let incoming: IncomingRequest | undefined;
     try {
-      const body = await readFormBody(request, limit);
-      const caller = await identifyCaller(
-        options.provider,
-        incomingFromNode(request, body, transport),
-        resource,
-      );
-      return { caller, body };
+      const body = await readSignedBody(request, limit, resource.requireBodyHash ?? false);
+      incoming = incomingFromNode(request, body.form, transport, undefined, body.raw);
+      if (options.lti === true) {
+        const verified = await options.provider.verifyLtiLaunch(incoming);
+        return {
+          caller: verified.caller,
+          body: body.form,
+          rawBody: body.raw,
+          lti: verified.launch,
+        };
+      }
+      const caller = await identifyCaller(options.provider, incoming, resource);
+      return { caller, body: body.form, rawBody: body.raw, lti: undefined };
     } catch (error) {
-      writeOAuthFailure(response, error, options.provider.policy.realm);
+      const realm = options.provider.policy.realm;
+      if (options.lti === true && incoming !== undefined) {
+        const answer = ltiFailureAnswer(error, incoming, realm);
+        response.writeHead(answer.status, answer.headers).end(answer.body);
+      } else {
+        writeOAuthFailure(response, error, realm);
+      }
       return undefined;
     }
   };

@@ -11,11 +11,16 @@ export interface MiddlewareOptions extends ResourceOptions {
   readonly tls?: boolean | undefined;
   /** Accept PLAINTEXT over plain HTTP off loopback. */
   readonly insecureHttp?: boolean | undefined;
+  /**
+   * Take Basic LTI 1.1 launches (docs/lti.md): the LMS as the caller, the launch beside it
+   * (`request.lti`), a failed launch answered for a person (back to the LMS or an error page).
+   */
+  readonly lti?: boolean | undefined;
   /** Largest form body read for verification, in bytes (default 64 KiB). */
   readonly bodyLimit?: number | undefined;
 }
 
-export const DEFAULT_BODY_LIMIT = 64 * 1024;
+export { DEFAULT_BODY_LIMIT } from '../options.ts';
 
 export function transportOf(options: MiddlewareOptions): TransportSettings {
   return {
@@ -26,5 +31,9 @@ export function transportOf(options: MiddlewareOptions): TransportSettings {
 }
 
 export function resourceOf(options: ResourceOptions): ResourceOptions {
-  return { tokenRequired: options.tokenRequired, scope: options.scope };
+  return {
+    tokenRequired: options.tokenRequired,
+    scope: options.scope,
+    requireBodyHash: options.requireBodyHash,
+  };
 }

@@ -1,9 +1,10 @@
 /**
  * Step 1 of verification: the protocol parameters are present, single, well-formed and
- * allowed for this endpoint (§3.1, §3.2). Cheap checks first, before any lookup.
+ * allowed for this endpoint (§3.1, §3.2, §2.1–2.3 for the flow's own parameters, and the
+ * Request Body Hash extension). Cheap checks first, before any lookup.
  */
 import { OAuthError, printable } from '../../protocol/index.ts';
-import type { CollectedParameters } from '../../protocol/index.ts';
+import type { CollectedParameters, SignatureMethod } from '../../protocol/index.ts';
 import type { Policy } from '../policy.ts';
 import type { ProtocolParameters, RequestKind } from '../request.ts';
 
@@ -22,9 +23,10 @@ const ALLOWED: ReadonlySet<string> = new Set([
   'oauth_timestamp',
   'oauth_nonce',
   'oauth_version',
-  'oauth_body_hash', // the widely used body-hash extension; covered by the signature
+  'oauth_body_hash', // the Request Body Hash extension, checked by check-body-hash.ts
   'oauth_callback',
   'oauth_verifier',
+  'oauth_session_handle', // the session extension's renewal (provider/session-renewal.ts)
 ]);
 const TIMESTAMP = /^[0-9]{1,10}$/;
 
@@ -32,12 +34,23 @@ export interface ParameterRules {
   readonly kind: RequestKind;
   /** Whether oauth_token must be present (false: a request signed by the client alone). */
   readonly tokenRequired: boolean;
+  /** Whether a body that is not form-encoded must carry oauth_body_hash. */
+  readonly requireBodyHash?: boolean | undefined;
+}
+
+/** What the body hash rules need to know of the request's body. */
+export interface BodyFacts {
+  /** The body is form-encoded (its parameters are signed; it takes no body hash). */
+  readonly form: boolean;
+  /** A body that is not form-encoded, with at least one byte. */
+  readonly otherBody: boolean;
 }
 
 export function checkProtocolParameters(
   collected: CollectedParameters,
   rules: ParameterRules,
   policy: Policy,
+  body: BodyFacts = { form: false, otherBody: false },
 ): ProtocolParameters {
   // Bounded so one request cannot make the server sort and echo an unbounded list.
   if (collected.signed.length > policy.maxParameters) {
@@ -60,9 +73,11 @@ export function checkProtocolParameters(
   const signature = p.get('oauth_signature');
   const rawTimestamp = p.get('oauth_timestamp');
   const nonce = p.get('oauth_nonce');
+  const bodyHash = p.get('oauth_body_hash');
   // Read only in their own step; elsewhere they were signed and are otherwise ignored.
   const callback = rules.kind === 'temporary' ? p.get('oauth_callback') : undefined;
   const verifier = rules.kind === 'exchange' ? p.get('oauth_verifier') : undefined;
+  const sessionHandle = rules.kind === 'renewal' ? p.get('oauth_session_handle') : undefined;
   const signatureMethod =
     methodName === undefined ? undefined : policy.signatureMethods.get(methodName);
   const needsNonce = signatureMethod?.usesBaseString ?? true;
@@ -78,6 +93,9 @@ export function checkProtocolParameters(
   if (needsNonce && nonce === undefined) absent.push('oauth_nonce');
   if (rules.kind === 'temporary' && callback === undefined) absent.push('oauth_callback');
   if (rules.kind === 'exchange' && verifier === undefined) absent.push('oauth_verifier');
+  if (rules.kind === 'renewal' && sessionHandle === undefined) absent.push('oauth_session_handle');
+  if (rules.requireBodyHash === true && body.otherBody && bodyHash === undefined)
+    absent.push('oauth_body_hash');
   if (absent.length > 0) {
     // No OAuth at all on a protected resource is an authentication challenge (401 with
     // WWW-Authenticate, §3.5.1), not a malformed request.
@@ -86,6 +104,16 @@ export function checkProtocolParameters(
       advice: { oauth_parameters_absent: absent.join('&') },
       ...(unauthenticated ? { status: 401 } : {}),
     });
+  }
+  // §2.1: the temporary credential request is signed by the client alone.
+  if (rules.kind === 'temporary' && token !== undefined) {
+    throw new OAuthError(
+      'parameter_rejected',
+      'The temporary credential request takes no oauth_token.',
+      {
+        advice: { oauth_parameters_rejected: 'oauth_token' },
+      },
+    );
   }
   if (signatureMethod === undefined) {
     throw new OAuthError(
@@ -99,9 +127,11 @@ export function checkProtocolParameters(
       advice: { oauth_acceptable_versions: '1.0-1.0' },
     });
   }
+  if (bodyHash !== undefined) checkBodyHashParameter(bodyHash, signatureMethod, body);
   checkNonEmpty('oauth_consumer_key', consumerKey, policy.maxValueBytes);
   checkNonEmpty('oauth_nonce', nonce, policy.maxValueBytes);
   checkNonEmpty('oauth_verifier', verifier, policy.maxValueBytes);
+  checkNonEmpty('oauth_session_handle', sessionHandle, policy.maxValueBytes);
   if (token !== undefined && tooLong(token, policy.maxValueBytes)) {
     throw new OAuthError(
       'parameter_rejected',
@@ -133,7 +163,43 @@ export function checkProtocolParameters(
     nonce,
     callback,
     verifier,
+    bodyHash,
+    ...(sessionHandle === undefined ? {} : { sessionHandle }),
   };
+}
+
+/** base64 of a SHA-1, SHA-256 or SHA-512 digest: 28, 44 or 88 characters. */
+const BODY_HASH = /^[A-Za-z0-9+/]{27}=$|^[A-Za-z0-9+/]{43}=$|^[A-Za-z0-9+/]{86}==$/;
+
+/**
+ * Request Body Hash extension: never on a form-encoded body (its parameters are signed
+ * already, and the extension forbids it), never with a method that signs no parameters
+ * (PLAINTEXT: the hash would protect nothing), and well-formed. Its value is compared with
+ * the body after the signature proved it authentic (check-body-hash.ts).
+ */
+function checkBodyHashParameter(value: string, method: SignatureMethod, body: BodyFacts): void {
+  const advice = { advice: { oauth_parameters_rejected: 'oauth_body_hash' } };
+  if (body.form) {
+    throw new OAuthError(
+      'parameter_rejected',
+      'oauth_body_hash is not sent with a form-encoded body; its parameters are signed already.',
+      advice,
+    );
+  }
+  if (method.bodyHashDigest === undefined) {
+    throw new OAuthError(
+      'parameter_rejected',
+      `oauth_body_hash cannot be used with ${method.name}, which signs no parameters.`,
+      advice,
+    );
+  }
+  if (!BODY_HASH.test(value)) {
+    throw new OAuthError(
+      'parameter_rejected',
+      'oauth_body_hash must be the base64 digest of the body.',
+      advice,
+    );
+  }
 }
 
 /** Present values of these parameters are 1 to maxValueBytes bytes (§3.1 leaves them open). */

@@ -1,34 +1,23 @@
 /**
- * Step 3: look up the client and the token. An unknown key still yields key material (a
- * dummy secret or RSA key), so the signature check costs the same and timing does not
- * reveal which keys exist (ARCHITECTURE "hot path" step 3).
+ * Step 4 of verification: look up the client and the token (§3.2: "the client credentials
+ * and token … are valid"). An unknown client key, or a token that does not exist or belongs
+ * to another client, is refused here, before any signature is computed: identifiers are not
+ * secrets (every request carries them in clear), so naming them costs nothing, and no work
+ * is spent on a signature that no key could have made (docs/decisions.md).
  */
-import { generateKeyPairSync } from 'node:crypto';
-import type { KeyObject } from 'node:crypto';
-import type { PreparedKeys } from '../../protocol/index.ts';
+import { OAuthError } from '../../protocol/index.ts';
+import type { SignatureKeys } from '../../protocol/index.ts';
 import type { Client, Store, TemporaryCredential, TokenCredential } from '../../store/types.ts';
-import { DUMMY_SECRET } from '../credential-keys.ts';
 import type { CredentialKeys } from '../credential-keys.ts';
 import type { ProtocolParameters, RequestKind } from '../request.ts';
 
-export interface LoadedCredentials {
-  readonly client: Client | undefined;
-  /** The token credential of a resource request, if it exists and belongs to the client. */
+/** The credentials of one request, with the key material its signature method needs. */
+export interface LoadedCredentials extends SignatureKeys {
+  readonly client: Client;
+  /** The token credential of a resource request, when it carries a token. */
   readonly tokenCredential: TokenCredential | undefined;
-  /** The temporary credential of a token request, if it exists and belongs to the client. */
+  /** The temporary credential of a token request (§2.3). */
   readonly temporaryCredential: TemporaryCredential | undefined;
-  readonly clientSecret: string;
-  readonly tokenSecret: string;
-  readonly publicKey: KeyObject | undefined;
-  /** The two secrets' key prepared once (not for a token request's short-lived credential). */
-  readonly prepared: PreparedKeys | undefined;
-}
-
-let dummyPublicKey: KeyObject | undefined;
-
-function rsaDummy(): KeyObject {
-  dummyPublicKey ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey;
-  return dummyPublicKey;
 }
 
 export async function loadCredentials(
@@ -38,32 +27,55 @@ export async function loadCredentials(
   kind: RequestKind,
 ): Promise<LoadedCredentials> {
   const client = await store.clients.find(protocol.consumerKey);
-  let tokenCredential: TokenCredential | undefined;
-  let temporaryCredential: TemporaryCredential | undefined;
+  if (client === undefined) throw new OAuthError('consumer_key_unknown', 'Unknown client key.');
+  if (protocol.token === undefined) return known(keys, protocol, client, undefined, undefined);
+  if (kind === 'exchange') {
+    return known(
+      keys,
+      protocol,
+      client,
+      undefined,
+      await store.temporaryCredentials.find(protocol.token),
+    );
+  }
+  return known(
+    keys,
+    protocol,
+    client,
+    await store.tokenCredentials.find(protocol.token),
+    undefined,
+  );
+}
+
+/**
+ * The credentials, once the token (if any) is known and issued to this client, with their
+ * key material (§3.4.2–3.4.4) in the same object: one allocation per request.
+ */
+function known(
+  keys: CredentialKeys,
+  protocol: ProtocolParameters,
+  client: Client,
+  tokenCredential: TokenCredential | undefined,
+  temporaryCredential: TemporaryCredential | undefined,
+): LoadedCredentials {
+  let tokenSecret = '';
   if (protocol.token !== undefined) {
-    if (kind === 'exchange') {
-      const found = await store.temporaryCredentials.find(protocol.token);
-      if (found !== undefined && found.clientKey === client?.key) temporaryCredential = found;
-    } else {
-      const found = await store.tokenCredentials.find(protocol.token);
-      if (found !== undefined && found.clientKey === client?.key) tokenCredential = found;
+    const found = tokenCredential ?? temporaryCredential;
+    if (found === undefined || found.clientKey !== client.key) {
+      throw new OAuthError('token_rejected', 'Unknown token, or a token issued to another client.');
     }
+    tokenSecret = found.secret;
   }
   const rsa = protocol.signatureMethod.keyKind === 'rsa';
   return {
     client,
     tokenCredential,
     temporaryCredential,
-    clientSecret: client?.secret ?? DUMMY_SECRET,
-    tokenSecret:
-      protocol.token === undefined
-        ? ''
-        : (tokenCredential?.secret ?? temporaryCredential?.secret ?? DUMMY_SECRET),
-    publicKey: rsa ? ((client && keys.publicKey(client)) ?? rsaDummy()) : undefined,
-    // A temporary credential is used once: its key is prepared per request, known or not.
+    clientSecret: rsa ? undefined : client.secret,
+    tokenSecret,
+    publicKey: rsa ? keys.publicKey(client) : undefined,
+    // Kept with the records the store cache hands out; a temporary credential is used once.
     prepared:
-      kind === 'exchange' || rsa
-        ? undefined
-        : keys.prepared(client, tokenCredential, protocol.token !== undefined),
+      rsa || temporaryCredential !== undefined ? undefined : keys.prepared(client, tokenCredential),
   };
 }

@@ -55,6 +55,7 @@ export function clientRecordOf(
     constrainedDevice: client.constrainedDevice,
     verified: client.verified,
     disabled: client.disabled,
+    sessionExtension: client.sessionExtension,
     developer: developer ?? null,
     createdAt: iso(client.createdAt),
   };
@@ -77,6 +78,9 @@ export function tokenRecordOf(
     expiresAt: isoOrNull(token.expiresAt),
     lastUsedAt: isoOrNull(token.lastUsedAt),
     revokedAt: isoOrNull(token.revokedAt),
+    // The handle's hash renews the token: it travels with the secrets.
+    ...(includeSecrets ? { sessionHandleHash: token.sessionHandleHash } : {}),
+    sessionExpiresAt: isoOrNull(token.sessionExpiresAt),
   };
 }
 

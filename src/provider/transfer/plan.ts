@@ -53,6 +53,7 @@ function clientRow(record: ClientRecord, base: Client, developerId: string | nul
     constrainedDevice: record.constrainedDevice ?? base.constrainedDevice,
     verified: record.verified ?? base.verified,
     disabled: record.disabled ?? base.disabled,
+    sessionExtension: record.sessionExtension ?? base.sessionExtension,
     developerId: developerId === undefined ? base.developerId : developerId,
     createdAt: record.createdAt ?? base.createdAt,
   };
@@ -96,6 +97,7 @@ export function planClient(
       constrainedDevice: false,
       verified: false,
       disabled: false,
+      sessionExtension: false,
       developerId: null,
       createdAt: now,
     };
@@ -116,6 +118,7 @@ export function planClient(
     ['constrainedDevice', record.constrainedDevice, stored.constrainedDevice],
     ['verified', record.verified, stored.verified],
     ['disabled', record.disabled, stored.disabled],
+    ['sessionExtension', record.sessionExtension, stored.sessionExtension],
     ['developer', developerId, stored.developerId],
   ]);
   if (changed.length === 0) return { outcome: 'unchanged' };
@@ -163,6 +166,8 @@ export function planToken(
         expiresAt: record.expiresAt ?? null,
         lastUsedAt: record.lastUsedAt ?? null,
         revokedAt: record.revokedAt ?? null,
+        sessionHandleHash: record.sessionHandleHash ?? null,
+        sessionExpiresAt: record.sessionExpiresAt ?? null,
       },
     };
   }
@@ -172,6 +177,8 @@ export function planToken(
     ['owner', ownerId, stored.ownerId],
     ['scope', record.scope, stored.scope],
     ['expiresAt', record.expiresAt, stored.expiresAt],
+    ['sessionHandleHash', record.sessionHandleHash, stored.sessionHandleHash],
+    ['sessionExpiresAt', record.sessionExpiresAt, stored.sessionExpiresAt],
   ]);
   // Forward only: a revocation stays (the earlier one counts), the last use is the later.
   const revokedAt = stored.revokedAt ?? record.revokedAt ?? null;
@@ -187,6 +194,10 @@ export function planToken(
     expiresAt: record.expiresAt === undefined ? stored.expiresAt : record.expiresAt,
     lastUsedAt,
     revokedAt,
+    sessionHandleHash:
+      record.sessionHandleHash === undefined ? stored.sessionHandleHash : record.sessionHandleHash,
+    sessionExpiresAt:
+      record.sessionExpiresAt === undefined ? stored.sessionExpiresAt : record.sessionExpiresAt,
   };
   const moved = [
     ...changed,

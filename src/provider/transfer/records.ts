@@ -64,6 +64,7 @@ export interface ClientRecord {
   readonly constrainedDevice: boolean | undefined;
   readonly verified: boolean | undefined;
   readonly disabled: boolean | undefined;
+  readonly sessionExtension: boolean | undefined;
   readonly developer: OwnerReference | null | undefined;
   /** Milliseconds since the epoch. */
   readonly createdAt: number | undefined;
@@ -80,6 +81,9 @@ export interface TokenRecord {
   readonly expiresAt: number | null | undefined;
   readonly lastUsedAt: number | null | undefined;
   readonly revokedAt: number | null | undefined;
+  /** Session extension: SHA-256 (hex) of the session handle; null for a token without one. */
+  readonly sessionHandleHash: string | null | undefined;
+  readonly sessionExpiresAt: number | null | undefined;
 }
 
 export type TransferRecord = ClientRecord | TokenRecord;
@@ -97,6 +101,7 @@ const CLIENT_FIELDS = new Set([
   'constrainedDevice',
   'verified',
   'disabled',
+  'sessionExtension',
   'developer',
   'createdAt',
 ]);
@@ -111,7 +116,10 @@ const TOKEN_FIELDS = new Set([
   'expiresAt',
   'lastUsedAt',
   'revokedAt',
+  'sessionHandleHash',
+  'sessionExpiresAt',
 ]);
+const HANDLE_HASH = /^[0-9a-f]{64}$/;
 
 function parseClient(record: Fields, methods: SignatureMethodRegistry): ClientRecord {
   checkKnownFields(record, CLIENT_FIELDS);
@@ -132,6 +140,7 @@ function parseClient(record: Fields, methods: SignatureMethodRegistry): ClientRe
     constrainedDevice: flag(record, 'constrainedDevice'),
     verified: flag(record, 'verified'),
     disabled: flag(record, 'disabled'),
+    sessionExtension: flag(record, 'sessionExtension'),
     developer:
       record.developer === null || record.developer === undefined
         ? (record.developer as null | undefined)
@@ -168,6 +177,13 @@ function parseToken(record: Fields, policy: Policy): TokenRecord {
       throw new InputError('scope', error instanceof Error ? error.message : 'Unknown scope.');
     }
   }
+  const sessionHandleHash = nullableText(record, 'sessionHandleHash');
+  if (typeof sessionHandleHash === 'string' && !HANDLE_HASH.test(sessionHandleHash)) {
+    throw new InputError(
+      'sessionHandleHash',
+      'sessionHandleHash is the SHA-256 of the session handle, 64 lowercase hex digits.',
+    );
+  }
   return {
     kind: 'token',
     token,
@@ -180,6 +196,8 @@ function parseToken(record: Fields, policy: Policy): TokenRecord {
     expiresAt: nullableTime(record, 'expiresAt'),
     lastUsedAt: nullableTime(record, 'lastUsedAt'),
     revokedAt: nullableTime(record, 'revokedAt'),
+    sessionHandleHash,
+    sessionExpiresAt: nullableTime(record, 'sessionExpiresAt'),
   };
 }
 

@@ -12,8 +12,8 @@ export function postgresClients(db: Database, now: () => number): ClientStore {
       const { rows } = await db.query(
         `INSERT INTO ${clients} (key, secret, name, description, website, callbacks,
            signature_methods, rsa_public_key, constrained_device, verified, developer_id, disabled,
-           created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
+           session_extension, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
         [
           client.key,
           client.secret,
@@ -27,6 +27,7 @@ export function postgresClients(db: Database, now: () => number): ClientStore {
           client.verified,
           client.developerId,
           client.disabled,
+          client.sessionExtension === true,
           client.createdAt ?? now(),
         ],
       );

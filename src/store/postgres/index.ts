@@ -7,6 +7,7 @@
  *
  * @example const store = await createPostgresStore({ connectionString: 'postgres://…/latchkey' });
  */
+import { DEFAULT_POSTGRES_SCHEMA, DEFAULT_REDIS_PREFIX } from '../locations.ts';
 import { Pool } from 'pg';
 import type { Redis } from 'ioredis';
 import { createRedisAttemptStore } from '../redis/attempts.ts';
@@ -84,7 +85,7 @@ export function createPool(
 
 /** Opens the PostgreSQL store, migrating its schema first unless told not to. */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
-  const schema = options.schema ?? 'latchkey';
+  const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
   checkSchemaName(schema);
   const ownsPool = !('pool' in options);
   const pool = 'pool' in options ? options.pool : createPool(options.connectionString, options);
@@ -94,7 +95,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   });
   const now = options.now ?? Date.now;
   const { redis } = options;
-  const prefix = options.redisPrefix ?? 'latchkey:';
+  const prefix = options.redisPrefix ?? DEFAULT_REDIS_PREFIX;
 
   try {
     if (options.migrate ?? true) await migrate(pool, schema);

@@ -134,6 +134,22 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE clients ADD COLUMN disabled BOOLEAN NOT NULL DEFAULT false;
   `,
+  // 4: a nonce is found by its hash alone (which covers client, token, timestamp and nonce),
+  // never by its expiry: instances with different timestamp windows, or a restart with
+  // another window, compute other expiries for the same request. Of a hash stored twice
+  // (replays accepted that way), the later expiry stays.
+  `
+  DELETE FROM nonces a USING nonces b
+    WHERE a.hash = b.hash AND a.expires_at < b.expires_at;
+  CREATE UNIQUE INDEX nonces_hash ON nonces (hash);
+  `,
+  // 5: the session extension: per client, and a token's session (the hash of its handle, and
+  // when the session ends).
+  `
+  ALTER TABLE clients ADD COLUMN session_extension BOOLEAN NOT NULL DEFAULT false;
+  ALTER TABLE token_credentials ADD COLUMN session_handle_hash TEXT;
+  ALTER TABLE token_credentials ADD COLUMN session_expires_at BIGINT;
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */

@@ -1,8 +1,9 @@
 /**
  * Used nonces (RFC 5849 §3.3) in PostgreSQL, kept as (expires_at, 64-bit hash) only, as in the
- * SQLite adapter. A replay has the same key, hence the same hash and expiry, and conflicts
- * with the first use on the primary key: INSERT … ON CONFLICT DO NOTHING is the atomic
- * insert-if-absent, whichever instance sees the replay.
+ * SQLite adapter. A replay has the same key, hence the same hash, and conflicts with the first
+ * use on the unique index on the hash (the expiry is not part of it: instances with different
+ * timestamp windows compute different expiries for one request): INSERT … ON CONFLICT DO
+ * NOTHING is the atomic insert-if-absent, whichever instance sees the replay.
  */
 import { nonceHash } from '../nonce-hash.ts';
 import type { NonceKey, NonceStore } from '../types.ts';

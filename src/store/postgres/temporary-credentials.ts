@@ -25,8 +25,10 @@ export function postgresTemporaryCredentials(db: Database): TemporaryCredentialS
       WHERE token = $1 AND client_key = $2 AND state = 'authorized' AND expires_at > $3
       RETURNING *
     ), issued AS (
-      INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at)
-      SELECT $4::text, $5::text, $6::text, $7::text, $8::text, $9::bigint, $10::bigint
+      INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at,
+        session_handle_hash, session_expires_at)
+      SELECT $4::text, $5::text, $6::text, $7::text, $8::text, $9::bigint, $10::bigint,
+        $11::text, $12::bigint
       FROM consumed
     )
     SELECT * FROM consumed`;
@@ -70,12 +72,13 @@ export function postgresTemporaryCredentials(db: Database): TemporaryCredentialS
       );
       return result.count > 0;
     },
-    // An unknown token has no failures to count: 0.
-    async recordVerifierFailure(token: string) {
+    // No try left, or an unknown token: 0. The row lock makes a racing try re-check the
+    // count after the one before it commits.
+    async recordVerifierAttempt(token: string, limit: number) {
       const { rows } = await db.query(
         `UPDATE ${temporary} SET verifier_failures = verifier_failures + 1
-         WHERE token = $1 RETURNING verifier_failures`,
-        [token],
+         WHERE token = $1 AND verifier_failures < $2 RETURNING verifier_failures`,
+        [token, limit],
       );
       return rows[0] === undefined ? 0 : int(rows[0], 'verifier_failures');
     },
@@ -91,6 +94,8 @@ export function postgresTemporaryCredentials(db: Database): TemporaryCredentialS
         issue.scope,
         issue.issuedAt,
         issue.expiresAt,
+        issue.sessionHandleHash ?? null,
+        issue.sessionExpiresAt ?? null,
       ]);
       return rows[0] === undefined ? undefined : fromRow.toTemporaryCredential(rows[0]);
     },

@@ -23,8 +23,9 @@ export function postgresTokenCredentials(db: Database): TokenCredentialStore {
   return {
     async create(credential: NewTokenCredential) {
       const { rows } = await db.query(
-        `INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+        `INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at,
+           session_handle_hash, session_expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
         [
           credential.token,
           credential.secret,
@@ -33,6 +34,8 @@ export function postgresTokenCredentials(db: Database): TokenCredentialStore {
           credential.scope,
           credential.issuedAt,
           credential.expiresAt,
+          credential.sessionHandleHash ?? null,
+          credential.sessionExpiresAt ?? null,
         ],
       );
       return fromRow.toTokenCredential(first(rows));
@@ -62,10 +65,45 @@ export function postgresTokenCredentials(db: Database): TokenCredentialStore {
       const result = await db.query(
         `UPDATE ${tokens} SET revoked_at = $3
          WHERE owner_id = $1 AND client_key = $2 AND revoked_at IS NULL
-           AND (expires_at IS NULL OR expires_at > $3)`,
+           AND (expires_at IS NULL OR expires_at > $3
+             OR (session_handle_hash IS NOT NULL
+               AND (session_expires_at IS NULL OR session_expires_at > $3)))`,
         [ownerId, clientKey, now],
       );
       return result.count;
+    },
+    async renew(token: string, handleHash: string, now: number, renewed: NewTokenCredential) {
+      // One statement: the DELETE takes the old row's lock, so a concurrent renewal waits and
+      // then finds it gone; the INSERT runs once per deleted row, so never for the loser.
+      const { rows } = await db.query(
+        `WITH renewed AS (
+           DELETE FROM ${tokens}
+           WHERE token = $1 AND session_handle_hash = $2 AND revoked_at IS NULL
+             AND (session_expires_at IS NULL OR session_expires_at > $3)
+           RETURNING token
+         )
+         INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at,
+           session_handle_hash, session_expires_at)
+         SELECT $4::text, $5::text, $6::text, $7::text, $8::text, $9::bigint, $10::bigint,
+           $11::text, $12::bigint
+         FROM renewed
+         RETURNING *`,
+        [
+          token,
+          handleHash,
+          now,
+          renewed.token,
+          renewed.secret,
+          renewed.clientKey,
+          renewed.ownerId,
+          renewed.scope,
+          renewed.issuedAt,
+          renewed.expiresAt,
+          renewed.sessionHandleHash ?? null,
+          renewed.sessionExpiresAt ?? null,
+        ],
+      );
+      return rows[0] === undefined ? undefined : fromRow.toTokenCredential(rows[0]);
     },
     async touch(lastUsed: ReadonlyMap<string, number>) {
       if (lastUsed.size === 0) return;

@@ -20,6 +20,7 @@ const CLIENT_COLUMNS = [
   'verified',
   'developer_id',
   'disabled',
+  'session_extension',
   'created_at',
 ] as const;
 const TOKEN_COLUMNS = [
@@ -32,6 +33,8 @@ const TOKEN_COLUMNS = [
   'expires_at',
   'last_used_at',
   'revoked_at',
+  'session_handle_hash',
+  'session_expires_at',
 ] as const;
 
 function clientRecord(client: Client) {
@@ -48,6 +51,7 @@ function clientRecord(client: Client) {
     verified: client.verified,
     developer_id: client.developerId,
     disabled: client.disabled,
+    session_extension: client.sessionExtension,
     created_at: client.createdAt,
   };
 }
@@ -63,6 +67,8 @@ function tokenRecord(token: TokenCredential) {
     expires_at: token.expiresAt,
     last_used_at: token.lastUsedAt,
     revoked_at: token.revokedAt,
+    session_handle_hash: token.sessionHandleHash,
+    session_expires_at: token.sessionExpiresAt,
   };
 }
 
@@ -81,18 +87,19 @@ export function postgresTransfer(db: Database): TransferStore {
     SELECT r.key, r.secret, r.name, r.description, r.website,
       ARRAY(SELECT json_array_elements_text(r.callbacks)),
       ARRAY(SELECT json_array_elements_text(r.signature_methods)),
-      r.rsa_public_key, r.constrained_device, r.verified, r.developer_id, r.disabled, r.created_at
+      r.rsa_public_key, r.constrained_device, r.verified, r.developer_id, r.disabled,
+      r.session_extension, r.created_at
     FROM json_to_recordset($1::json) AS r (key text, secret text, name text, description text,
       website text, callbacks json, signature_methods json, rsa_public_key text,
       constrained_device boolean, verified boolean, developer_id text, disabled boolean,
-      created_at bigint)
+      session_extension boolean, created_at bigint)
     ${replace ? upsert(CLIENT_COLUMNS) : ''}`;
   const tokensSql = (replace: boolean) => `
     INSERT INTO ${tokens} (${TOKEN_COLUMNS.join(', ')})
     SELECT ${TOKEN_COLUMNS.map((column) => `r.${column}`).join(', ')}
     FROM json_to_recordset($1::json) AS r (token text, secret text, client_key text,
       owner_id text, scope text, issued_at bigint, expires_at bigint, last_used_at bigint,
-      revoked_at bigint)
+      revoked_at bigint, session_handle_hash text, session_expires_at bigint)
     ${replace ? upsert(TOKEN_COLUMNS) : ''}`;
 
   async function write(query: Query, sql: string, rows: readonly object[]): Promise<void> {

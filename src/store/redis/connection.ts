@@ -1,5 +1,5 @@
 /**
- * A Redis connection that never makes a request wait for long (issue 6 "Faults"): commands
+ * A Redis connection that never makes a request wait for long: commands
  * time out, nothing is queued while disconnected, and a command in flight when the connection
  * drops fails rather than being sent again (a nonce script that ran before the drop would,
  * re-sent, report the request's first use as a replay). The client keeps reconnecting in the

@@ -1,5 +1,5 @@
 /**
- * The invalidation channel (issue 6 "Caches"): an instance that revokes a token, rotates a
+ * The invalidation channel: an instance that revokes a token, rotates a
  * client's secret or removes a record publishes an event, and every instance's cache drops
  * the entry. Redis pub/sub delivers at most once and only to connected subscribers, so a
  * subscriber is told through `onGap` whenever its connection was lost and restored: it must

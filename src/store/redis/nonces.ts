@@ -1,15 +1,15 @@
 /**
  * Used nonces (RFC 5849 §3.3) in Redis, shared by every instance. Nonces are grouped by their
- * expiry second: one set per second (`<prefix>nonce:<expiresAt>`) holding the 64-bit hashes
- * (src/store/nonce-hash.ts) as decimal integers, which Redis packs as 8-byte intsets while a
- * bucket holds ≤ 512 of them (set-max-intset-entries). A replay carries the same expiry (the
- * provider derives it from the request's timestamp), so SADD's "already a member" is the
- * atomic insert-if-absent, as the (expires_at, hash) primary key is in SQL.
+ * request's timestamp second: one set per second (`<prefix>nonce:<timestamp>`) holding the
+ * 64-bit hashes (src/store/nonce-hash.ts) as decimal integers, which Redis packs as 8-byte
+ * intsets while a bucket holds ≤ 512 of them (set-max-intset-entries). A replay carries the
+ * same timestamp, so SADD's "already a member" is the atomic insert-if-absent, whatever
+ * timestamp window each instance checks (the window sets only how long a bucket lives).
  *
- * Each bucket expires by itself a margin after its second (so Redis stays bounded even when
- * nobody purges; the margin covers clock skew between instances), and a sorted set
- * (`<prefix>nonce-buckets`) indexes the buckets by second so that purgeExpired(now) and size()
- * keep the contract's own notion of time. Costs: remember is O(1); size() is one SCARD per
+ * Each bucket expires by itself a margin after the latest expiry of its nonces (so Redis
+ * stays bounded even when nobody purges; the margin covers clock skew between instances),
+ * and a sorted set (`<prefix>nonce-buckets`) indexes the buckets by that expiry so that
+ * purgeExpired(now) and size() keep the contract's own notion of time. Costs: remember is O(1); size() is one SCARD per
  * indexed second (≈ window + margin of them while purging runs); purgeExpired is O(purged
  * buckets). Under Redis Cluster, give the prefix a hash tag (`{latchkey}:`) so the scripts'
  * keys share a slot.
@@ -30,11 +30,13 @@ export interface RedisNonceStoreOptions {
   readonly now?: () => number;
 }
 
+// ARGV: hash, time to live, expiry second, timestamp second. A bucket's life only grows: an
+// instance with a longer window extends it.
 const rememberScript = defineScript(`
   if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
-  if redis.call('TTL', KEYS[1]) < 0 then
+  if redis.call('TTL', KEYS[1]) < tonumber(ARGV[2]) then
     redis.call('EXPIRE', KEYS[1], ARGV[2])
-    redis.call('ZADD', KEYS[2], ARGV[3], ARGV[3])
+    redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
   end
   return 1
 `);
@@ -72,12 +74,13 @@ export function createRedisNonceStore(redis: Redis, options: RedisNonceStoreOpti
   return {
     async remember(key: NonceKey, expiresAt: number) {
       const second = Math.trunc(expiresAt);
+      const timestamp = Math.trunc(key.timestamp);
       // At least the margin, even for an expiry already past: the window refuses it anyway.
       const ttl = Math.max(second - Math.floor(now() / 1000), 0) + Math.max(1, margin);
       const added = await rememberScript(
         redis,
-        [`${bucketPrefix}${second}`, index],
-        [nonceHash(key).toString(), ttl, second],
+        [`${bucketPrefix}${timestamp}`, index],
+        [nonceHash(key).toString(), ttl, second, timestamp],
       );
       return integer(added) === 1;
     },

@@ -19,8 +19,9 @@ function storedValue(value: ClientChanges[keyof ClientChanges]): string | number
 export function sqliteClients(db: DatabaseSync, now: () => number): ClientStore {
   const insert = db.prepare(
     `INSERT INTO clients (key, secret, name, description, website, callbacks, signature_methods,
-       rsa_public_key, constrained_device, verified, developer_id, disabled, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+       rsa_public_key, constrained_device, verified, developer_id, disabled, session_extension,
+       created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
   );
   const select = db.prepare('SELECT * FROM clients WHERE key = ?');
   const selectAll = db.prepare('SELECT * FROM clients ORDER BY created_at, key');
@@ -45,6 +46,7 @@ export function sqliteClients(db: DatabaseSync, now: () => number): ClientStore 
         client.verified ? 1 : 0,
         client.developerId,
         client.disabled ? 1 : 0,
+        client.sessionExtension === true ? 1 : 0,
         client.createdAt ?? now(),
       );
       if (row === undefined) throw new Error('INSERT … RETURNING returned no row.');

@@ -6,7 +6,7 @@
  *
  * @example const store = createSqliteStore({ path: 'data/latchkey.db' });
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Store } from '../types.ts';
@@ -41,10 +41,41 @@ export interface SqliteStoreOptions {
   readonly maxWalBytes?: number;
   /** Told of each RESTART or TRUNCATE checkpoint the worker runs (diagnostics, tests). */
   readonly onCheckpoint?: (report: CheckpointReport) => void;
+  /**
+   * Told when a checkpoint fails for another reason than a busy lock (a full disk), once
+   * until checkpoints succeed again; a process warning when not given.
+   */
+  readonly onCheckpointError?: (error: Error) => void;
+}
+
+/**
+ * The file holds every credential: only its owner may read it. A missing directory is made
+ * 0700 and a missing file 0600 before SQLite opens it; SQLite gives the -wal and -shm files the
+ * database file's mode. A file an older version left readable to others is narrowed to its
+ * owner (with its -wal and -shm); a directory that already exists is the operator's to set.
+ */
+function prepareFiles(path: string): void {
+  const directory = dirname(path);
+  if (!existsSync(directory)) mkdirSync(directory, { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (!existsSync(file)) continue;
+    const mode = statSync(file).mode & 0o777;
+    // Another account's file (EPERM) is left as it is: SQLite then says whether it can open it.
+    if ((mode & 0o077) !== 0) tryChmod(file, mode & 0o700);
+  }
+}
+
+function tryChmod(file: string, mode: number): void {
+  try {
+    chmodSync(file, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+  }
 }
 
 function open(path: string, busyTimeoutMs: number): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') prepareFiles(path);
   // `timeout` is busy_timeout, set before the first statement: the server and the CLI open
   // the same file, and even switching to WAL below needs the lock.
   const db = new DatabaseSync(path, { timeout: busyTimeoutMs, enableForeignKeyConstraints: true });
@@ -70,13 +101,14 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   let checkpointer: ReturnType<typeof startCheckpointer> | undefined;
   if (interval > 0) {
     db.exec('PRAGMA wal_autocheckpoint = 0');
-    checkpointer = startCheckpointer(
-      options.path,
-      interval,
+    checkpointer = startCheckpointer({
+      path: options.path,
+      intervalMs: interval,
       busyTimeoutMs,
-      options.maxWalBytes,
-      options.onCheckpoint,
-    );
+      maxWalBytes: options.maxWalBytes,
+      onCheckpoint: options.onCheckpoint,
+      onError: options.onCheckpointError,
+    });
   }
   const transaction = transactionOn(db);
   const ping = db.prepare('SELECT 1');

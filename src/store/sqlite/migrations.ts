@@ -164,6 +164,20 @@ export const migrations: readonly string[] = [
   `
   ALTER TABLE clients ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
   `,
+  // 6: the nonce log records the timestamp window of each row's entries, so the index
+  // groups a nonce by its request's timestamp (expiry less window), never by its expiry: a
+  // replay is found whatever window either use was checked under. Older rows have none
+  // (src/store/sqlite/nonces.ts assumes the default window for them).
+  `
+  ALTER TABLE nonce_batches ADD COLUMN window_seconds INTEGER;
+  `,
+  // 7: the session extension: per client, and a token's session (the hash of its handle, and
+  // when the session ends).
+  `
+  ALTER TABLE clients ADD COLUMN session_extension INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE token_credentials ADD COLUMN session_handle_hash TEXT;
+  ALTER TABLE token_credentials ADD COLUMN session_expires_at INTEGER;
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */

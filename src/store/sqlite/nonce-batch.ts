@@ -5,8 +5,10 @@
  *   [ max expiry − own expiry: 1 byte ][ hash: 8 bytes, big-endian ]
  *
  * The row's `expires_at` is the latest expiry among its entries; the purge deletes a row once
- * that second has passed, and the index (nonce-index.ts) gets each entry's own expiry back.
- * Entries whose expiries lie more than 255 s apart go to separate rows. Clients' clocks
+ * that second has passed, and the index (nonce-index.ts) gets each entry's own expiry back,
+ * and its timestamp as the expiry less the row's `window_seconds` (the timestamp window its
+ * entries were checked under: entries of different windows go to separate rows). Entries
+ * whose expiries lie more than 255 s apart go to separate rows. Clients' clocks
  * differ, so the nonces of one commit rarely share an expiry second, yet a row costs about
  * 10 bytes of SQLite bookkeeping (cell pointer, header, rowid, expiry): shared by a commit's
  * nonces, a live nonce costs about 9.5 bytes on disk instead of 22 as a row of its own.
@@ -19,6 +21,8 @@ const MAX_OFFSET = 255;
 export interface NonceEntry {
   /** Seconds since the epoch. */
   readonly expiresAt: number;
+  /** The timestamp window the entry was checked under: its expiry less its timestamp. */
+  readonly windowSeconds: number;
   /** The hash's high 32 bits (signed). */
   readonly high: number;
   /** The hash's low 32 bits (signed or unsigned: the same bits). */
@@ -27,18 +31,25 @@ export interface NonceEntry {
 
 export interface NonceRow {
   readonly expiresAt: number;
+  readonly windowSeconds: number;
   readonly entries: Buffer;
 }
 
 /** The rows for one commit's entries: as few as the one-byte offset allows. */
 export function encodeRows(entries: readonly NonceEntry[]): NonceRow[] {
-  const latestFirst = [...entries].sort((a, b) => b.expiresAt - a.expiresAt);
+  const latestFirst = [...entries].sort(
+    (a, b) => a.windowSeconds - b.windowSeconds || b.expiresAt - a.expiresAt,
+  );
   const rows: NonceRow[] = [];
   let start = 0;
   while (start < latestFirst.length) {
-    const expiresAt = latestFirst[start]!.expiresAt;
+    const { expiresAt, windowSeconds } = latestFirst[start]!;
     let end = start + 1;
-    while (end < latestFirst.length && expiresAt - latestFirst[end]!.expiresAt <= MAX_OFFSET) {
+    while (
+      end < latestFirst.length &&
+      latestFirst[end]!.windowSeconds === windowSeconds &&
+      expiresAt - latestFirst[end]!.expiresAt <= MAX_OFFSET
+    ) {
       end += 1;
     }
     const buffer = Buffer.allocUnsafe((end - start) * ENTRY_BYTES);
@@ -48,7 +59,7 @@ export function encodeRows(entries: readonly NonceEntry[]): NonceRow[] {
       buffer.writeInt32BE(entry.high | 0, at + 1);
       buffer.writeInt32BE(entry.low | 0, at + 5);
     }
-    rows.push({ expiresAt, entries: buffer });
+    rows.push({ expiresAt, windowSeconds, entries: buffer });
     start = end;
   }
   return rows;

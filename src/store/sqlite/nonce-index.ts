@@ -1,14 +1,16 @@
 /**
  * The live nonces (RFC 5849 §3.3) in memory, so a replay check never reads the disk: 64-bit
- * hashes (src/store/nonce-hash.ts) grouped by their expiry second, each group an
- * open-addressing hash set over an Int32Array (8 bytes a slot).
+ * hashes (src/store/nonce-hash.ts) grouped by the request's timestamp second, each group an
+ * open-addressing hash set over an Int32Array (8 bytes a slot), kept until the latest
+ * expiry of its entries.
  *
- * A replay has the same key, hence the same expiry (the provider derives it from the
- * request's timestamp), so it is always looked up in the group that holds its first use.
- * Purging drops whole groups whose second has passed: no per-entry work, so no pause
- * however many nonces expire at once.
+ * A replay has the same key, hence the same timestamp, so it is always looked up in the
+ * group that holds its first use, whatever timestamp window either use was checked under
+ * (a restart with another window, or another process on the same file). Purging drops whole
+ * groups whose expiry has passed: no per-entry work, so no pause however many nonces
+ * expire at once.
  *
- * Memory is the point of the layout (issue 7: at most 48 bytes per live nonce, disk and
+ * Memory is the point of the layout (the budget: at most 48 bytes per live nonce, disk and
  * memory together): a group is at most 80 % full and grows by half, so its slots are 53–80 %
  * used, 10–15 bytes per nonce. Doubling at 75 % would be 8–21 bytes, and 20 at a steady
  * 26,000 requests a second.
@@ -21,8 +23,11 @@ const MAX_LOAD_DENOMINATOR = 5;
 /** …by half again. */
 const GROWTH = 1.5;
 
-/** One expiry second's hashes: linear probing; the all-zero hash is kept as a flag. */
+/** One timestamp second's hashes: linear probing; the all-zero hash is kept as a flag. */
 class HashSet64 {
+  /** The latest expiry (seconds) of the hashes in the set: the set lives until then. */
+  expiresAt = 0;
+
   private slots = new Int32Array(INITIAL_SLOTS * 2);
   private capacity = INITIAL_SLOTS;
   private count = 0;
@@ -97,29 +102,33 @@ export class NonceIndex {
     return this.count;
   }
 
-  /** Adds a hash (high signed, low unsigned or signed: the same 32 bits); false when present. */
-  add(expiresAt: number, high: number, low: number): boolean {
-    let group = this.groups.get(expiresAt);
+  /**
+   * Adds a hash (high signed, low unsigned or signed: the same 32 bits) of a request with
+   * this timestamp, kept at least until `expiresAt`; false when present.
+   */
+  add(timestamp: number, expiresAt: number, high: number, low: number): boolean {
+    let group = this.groups.get(timestamp);
     if (group === undefined) {
       group = new HashSet64();
-      this.groups.set(expiresAt, group);
+      this.groups.set(timestamp, group);
     }
+    if (expiresAt > group.expiresAt) group.expiresAt = expiresAt;
     const added = group.add(high | 0, low | 0);
     if (added) this.count += 1;
     return added;
   }
 
-  has(expiresAt: number, high: number, low: number): boolean {
-    return this.groups.get(expiresAt)?.has(high | 0, low | 0) ?? false;
+  has(timestamp: number, high: number, low: number): boolean {
+    return this.groups.get(timestamp)?.has(high | 0, low | 0) ?? false;
   }
 
   /** Drops every entry that expired before `now` (seconds); returns how many. */
   purge(now: number): number {
     let dropped = 0;
-    for (const [expiresAt, group] of this.groups) {
-      if (expiresAt >= now) continue;
+    for (const [timestamp, group] of this.groups) {
+      if (group.expiresAt >= now) continue;
       dropped += group.size;
-      this.groups.delete(expiresAt);
+      this.groups.delete(timestamp);
     }
     this.count -= dropped;
     return dropped;

@@ -27,6 +27,9 @@ import type { Transaction } from './transaction.ts';
 
 interface Pending {
   readonly expiresAt: number;
+  /** The request's timestamp: what the index groups by (never the window). */
+  readonly timestamp: number;
+  readonly windowSeconds: number;
   readonly high: number;
   readonly low: number;
   /** When the request joined a batch (ms), to give up after busy_timeout. */
@@ -35,8 +38,15 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
-/** A log row as read: [seq, expires_at (the latest of its entries), entries]. */
-type LogRow = [number, number, Uint8Array];
+/** A log row as read: [seq, expires_at (the latest of its entries), entries, window_seconds]. */
+type LogRow = [number, number, Uint8Array, number | null];
+
+/**
+ * The window assumed for rows written before the log recorded one: the default, which is
+ * what almost every deployment ran (a row lives one window, so this matters only just after
+ * the upgrade).
+ */
+const LEGACY_WINDOW_SECONDS = 300;
 
 /** One chunk of the log's head, as a purge measures it. */
 interface ChunkSummary {
@@ -69,10 +79,12 @@ export function sqliteNonces(
   const wait = db.prepare(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   // Arrays, in chunks: building the index from millions of nonces is mostly this read.
   const readSince = db.prepare(
-    `SELECT seq, expires_at, entries FROM nonce_batches WHERE seq > ? ORDER BY seq LIMIT ${READ_CHUNK}`,
+    `SELECT seq, expires_at, entries, window_seconds FROM nonce_batches WHERE seq > ? ORDER BY seq LIMIT ${READ_CHUNK}`,
   );
   readSince.setReturnArrays(true);
-  const append = db.prepare('INSERT INTO nonce_batches (expires_at, entries) VALUES (?, ?)');
+  const append = db.prepare(
+    'INSERT INTO nonce_batches (expires_at, entries, window_seconds) VALUES (?, ?, ?)',
+  );
   // Never the newest row: seq is the rowid, and SQLite would reuse a deleted maximum.
   const deletable = 'expires_at < :now AND seq < (SELECT max(seq) FROM nonce_batches)';
   const measureChunk = db.prepare(
@@ -105,11 +117,13 @@ export function sqliteNonces(
 
   /** Adds every entry after `seen` to the index. */
   function absorb(target: NonceIndex): void {
-    const add = target.add.bind(target);
     for (;;) {
       const rows = readSince.all(seen) as unknown as LogRow[];
-      for (const [seq, expiresAt, entries] of rows) {
-        forEachEntry(expiresAt, entries, add);
+      for (const [seq, expiresAt, entries, window] of rows) {
+        const windowSeconds = window ?? LEGACY_WINDOW_SECONDS;
+        forEachEntry(expiresAt, entries, (entryExpiry, high, low) =>
+          target.add(entryExpiry - windowSeconds, entryExpiry, high, low),
+        );
         seen = seq;
       }
       if (rows.length < READ_CHUNK) return;
@@ -120,7 +134,7 @@ export function sqliteNonces(
   function appendAccepted(batch: readonly Pending[], answers: readonly boolean[]): void {
     const accepted = batch.filter((_, i) => answers[i]);
     for (const row of encodeRows(accepted)) {
-      seen = Number(append.run(row.expiresAt, row.entries).lastInsertRowid);
+      seen = Number(append.run(row.expiresAt, row.entries, row.windowSeconds).lastInsertRowid);
     }
   }
 
@@ -157,7 +171,7 @@ export function sqliteNonces(
           began = true;
           // Entries other processes appended since our last look (none when we are alone).
           absorb(live);
-          const accepted = batch.map((p) => live.add(p.expiresAt, p.high, p.low));
+          const accepted = batch.map((p) => live.add(p.timestamp, p.expiresAt, p.high, p.low));
           appendAccepted(batch, accepted);
           return accepted;
         }),
@@ -212,7 +226,16 @@ export function sqliteNonces(
       return new Promise((resolve, reject) => {
         // After this turn's I/O callbacks: every request read in this turn joins the batch.
         if (pending.length === 0) setImmediate(commitPending);
-        pending.push({ expiresAt, high, low, since: Date.now(), resolve, reject });
+        pending.push({
+          expiresAt,
+          timestamp: key.timestamp,
+          windowSeconds: expiresAt - key.timestamp,
+          high,
+          low,
+          since: Date.now(),
+          resolve,
+          reject,
+        });
       });
     },
     async purgeExpired(now: number): Promise<number> {

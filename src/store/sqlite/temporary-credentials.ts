@@ -33,9 +33,9 @@ export function sqliteTemporaryCredentials(
     `UPDATE temporary_credentials SET state = 'denied'
      WHERE token = ? AND state = 'issued' AND expires_at > ?`,
   );
-  const fail = db.prepare(
+  const attempt = db.prepare(
     `UPDATE temporary_credentials SET verifier_failures = verifier_failures + 1
-     WHERE token = ? RETURNING verifier_failures`,
+     WHERE token = ? AND verifier_failures < ? RETURNING verifier_failures`,
   );
   const consume = db.prepare(
     `UPDATE temporary_credentials SET state = 'consumed'
@@ -73,9 +73,9 @@ export function sqliteTemporaryCredentials(
       },
     ),
     deny: method((token: string, now: number) => deny.run(token, now).changes > 0),
-    // An unknown token has no failures to count: 0.
-    recordVerifierFailure: method((token: string) => {
-      const row = fail.get(token);
+    // No try left, or an unknown token: 0.
+    recordVerifierAttempt: method((token: string, limit: number) => {
+      const row = attempt.get(token, limit);
       return row === undefined ? 0 : int(row, 'verifier_failures');
     }),
     // §2.3: consuming and issuing commit together or not at all.

@@ -10,8 +10,9 @@ export function prepareTokenInsert(
   db: DatabaseSync,
 ): (credential: NewTokenCredential) => TokenCredential {
   const insert = db.prepare(
-    `INSERT INTO token_credentials (token, secret, client_key, owner_id, scope, issued_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    `INSERT INTO token_credentials (token, secret, client_key, owner_id, scope, issued_at,
+       expires_at, session_handle_hash, session_expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
   );
   return (credential) => {
     const row = insert.get(
@@ -22,6 +23,8 @@ export function prepareTokenInsert(
       credential.scope,
       credential.issuedAt,
       credential.expiresAt,
+      credential.sessionHandleHash ?? null,
+      credential.sessionExpiresAt ?? null,
     );
     if (row === undefined) throw new Error('INSERT … RETURNING returned no row.');
     return fromRow.toTokenCredential(row);
@@ -48,10 +51,21 @@ export function sqliteTokenCredentials(
   const revoke = db.prepare(
     'UPDATE token_credentials SET revoked_at = ? WHERE token = ? AND revoked_at IS NULL',
   );
+  // A token whose session can still renew it is live, expired or not: revoking the grant
+  // ends the session too.
   const revokeGrant = db.prepare(
     `UPDATE token_credentials SET revoked_at = :now
      WHERE owner_id = :owner AND client_key = :client AND revoked_at IS NULL
-       AND (expires_at IS NULL OR expires_at > :now)`,
+       AND (expires_at IS NULL OR expires_at > :now
+         OR (session_handle_hash IS NOT NULL
+           AND (session_expires_at IS NULL OR session_expires_at > :now)))`,
+  );
+  // Session extension: the old token goes with its handle, in the same transaction as the
+  // new one is created; the conditions make a second renewal of the same token find nothing.
+  const removeRenewed = db.prepare(
+    `DELETE FROM token_credentials
+     WHERE token = :token AND session_handle_hash = :handle AND revoked_at IS NULL
+       AND (session_expires_at IS NULL OR session_expires_at > :now)`,
   );
   // max(): batches from several instances may arrive out of order; last use never moves back.
   const touch = db.prepare(
@@ -81,6 +95,13 @@ export function sqliteTokenCredentials(
     revoke: method((token: string, now: number) => revoke.run(now, token).changes > 0),
     revokeGrant: method((ownerId: string, clientKey: string, now: number) =>
       Number(revokeGrant.run({ now, owner: ownerId, client: clientKey }).changes),
+    ),
+    renew: method((token: string, handleHash: string, now: number, renewed: NewTokenCredential) =>
+      transaction(() =>
+        removeRenewed.run({ token, handle: handleHash, now }).changes > 0
+          ? insert(renewed)
+          : undefined,
+      ),
     ),
     touch: method((lastUsed: ReadonlyMap<string, number>) => {
       if (lastUsed.size === 0) return;

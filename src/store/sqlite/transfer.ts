@@ -10,9 +10,10 @@ import { fromRow } from './row.ts';
 import type { Transaction } from './transaction.ts';
 
 const CLIENT_COLUMNS = `key, secret, name, description, website, callbacks, signature_methods,
-  rsa_public_key, constrained_device, verified, developer_id, disabled, created_at`;
+  rsa_public_key, constrained_device, verified, developer_id, disabled, session_extension,
+  created_at`;
 const TOKEN_COLUMNS = `token, secret, client_key, owner_id, scope, issued_at, expires_at,
-  last_used_at, revoked_at`;
+  last_used_at, revoked_at, session_handle_hash, session_expires_at`;
 
 /** Every column except the key, set from the inserted row (SQLite's upsert `excluded`). */
 function replaceSet(columns: string): string {
@@ -38,6 +39,7 @@ function clientValues(client: Client) {
     client.verified ? 1 : 0,
     client.developerId,
     client.disabled ? 1 : 0,
+    client.sessionExtension ? 1 : 0,
     client.createdAt,
   ];
 }
@@ -53,12 +55,14 @@ function tokenValues(token: TokenCredential) {
     token.expiresAt,
     token.lastUsedAt,
     token.revokedAt,
+    token.sessionHandleHash,
+    token.sessionExpiresAt,
   ];
 }
 
 export function sqliteTransfer(db: DatabaseSync, transaction: Transaction): TransferStore {
-  const clientMarks = '?, '.repeat(12) + '?';
-  const tokenMarks = '?, '.repeat(8) + '?';
+  const clientMarks = '?, '.repeat(13) + '?';
+  const tokenMarks = '?, '.repeat(10) + '?';
   const insertClient = db.prepare(
     `INSERT INTO clients (${CLIENT_COLUMNS}) VALUES (${clientMarks})`,
   );

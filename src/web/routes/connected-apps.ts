@@ -1,5 +1,5 @@
 /**
- * "Connected apps" (issue 4): every client the owner granted access to, with scope, when
+ * "Connected apps": every client the owner granted access to, with scope, when
  * granted and when last used, and Revoke. Revocation is read by the provider on every signed
  * request, so it takes effect on the client's very next request (§2.3 "the owner should be
  * able to revoke").
@@ -11,6 +11,7 @@ import { field } from '../form.ts';
 import { formatTime, safeLink } from '../format.ts';
 import { signedInOrRedirect } from '../guard.ts';
 import { parseScope } from '../../provider/index.ts';
+import { html, page, seeOther } from '../../http/route-schemas.ts';
 
 interface Connection {
   readonly client: Client;
@@ -27,7 +28,9 @@ function connections(
 ): Map<string, Omit<Connection, 'client'>> {
   const byClient = new Map<string, Omit<Connection, 'client'>>();
   for (const token of tokens) {
-    if (token.revokedAt !== null || (token.expiresAt !== null && token.expiresAt <= now)) continue;
+    // A token with a session (session extension) lasts, renewed, until the session ends.
+    const until = token.sessionHandleHash === null ? token.expiresAt : token.sessionExpiresAt;
+    if (token.revokedAt !== null || (until !== null && until <= now)) continue;
     const seen = byClient.get(token.clientKey);
     const latest = (a: number | null, b: number | null) =>
       a === null ? b : b === null ? a : Math.max(a, b);
@@ -37,13 +40,25 @@ function connections(
       lastUsedAt: latest(seen?.lastUsedAt ?? null, token.lastUsedAt),
       // A connection lasts as long as its longest-lived token; null means until revoked.
       expiresAt:
-        seen !== undefined && (seen.expiresAt === null || token.expiresAt === null)
+        seen !== undefined && (seen.expiresAt === null || until === null)
           ? null
-          : latest(seen?.expiresAt ?? null, token.expiresAt),
+          : latest(seen?.expiresAt ?? null, until),
     });
   }
   return byClient;
 }
+
+const appsSchema = page('Connected apps', {
+  200: html(
+    'The apps the signed-in owner allowed, each with its scope, last use and a Revoke button.',
+  ),
+  303: seeOther('Not signed in: to the sign-in page.'),
+});
+const revokeSchema = page(
+  'Revoke an app',
+  { 303: seeOther('Back to Connected apps; the app’s tokens (and sessions) are revoked.') },
+  { description: 'Form fields `client_key` and `_csrf`.' },
+);
 
 export async function connectedAppsRoutes(
   fastify: FastifyInstance,
@@ -52,7 +67,7 @@ export async function connectedAppsRoutes(
   const { options, render } = web;
   const { provider } = options;
 
-  fastify.get('/account/apps', async (request, reply) => {
+  fastify.get('/account/apps', { schema: appsSchema }, async (request, reply) => {
     const signedIn = signedInOrRedirect(request, reply);
     if (signedIn === undefined) return reply;
     await provider.flushLastUse(); // last-use times are batched; show the latest
@@ -87,7 +102,7 @@ export async function connectedAppsRoutes(
 
   fastify.post(
     '/account/apps/revoke',
-    { preHandler: fastify.csrfProtection },
+    { preHandler: fastify.csrfProtection, schema: revokeSchema },
     async (request, reply) => {
       const signedIn = signedInOrRedirect(request, reply);
       if (signedIn === undefined) return reply;

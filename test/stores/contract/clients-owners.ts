@@ -19,11 +19,22 @@ import {
 export function describeClients(store: () => Store): void {
   describe('RFC 5849 §1.1 client credentials: clients', () => {
     it('returns a created client from find with every field as given', async () => {
-      const given = newClient({ rsaPublicKey: 'PEM', constrainedDevice: true, verified: true });
+      const given = newClient({
+        rsaPublicKey: 'PEM',
+        constrainedDevice: true,
+        verified: true,
+        sessionExtension: true,
+      });
       const created = await store().clients.create(given);
       assert.equal(typeof created.createdAt, 'number');
       assert.deepEqual(created, { ...given, createdAt: created.createdAt });
       assert.deepEqual(await store().clients.find(given.key), created);
+    });
+
+    it('leaves the session extension off when it is not given', async () => {
+      const { sessionExtension: _omitted, ...given } = newClient();
+      const created = await store().clients.create(given);
+      assert.equal(created.sessionExtension, false);
     });
 
     it('keeps the creation time it is given (an imported client), and a disabled flag', async () => {

@@ -11,7 +11,11 @@ export function describeExchange(store: () => Store): void {
   describe('RFC 5849 §2.3 temporary credentials: exchange for token credentials', () => {
     it('consumes an authorized credential and issues the token credential together', async () => {
       const { token, clientKey, ownerId } = await authorized(store());
-      const issue = newToken(clientKey, ownerId);
+      // With a session (session extension), so its two fields are written too.
+      const issue = newToken(clientKey, ownerId, {
+        sessionHandleHash: 'd'.repeat(64),
+        sessionExpiresAt: now + 3_600_000,
+      });
       const consumed = await temporary().exchange(token, clientKey, now, issue);
       assert.equal(consumed?.state, 'consumed');
       assert.equal(consumed.token, token);

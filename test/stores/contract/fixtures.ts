@@ -50,6 +50,7 @@ export function newClient(overrides: Partial<NewClient> = {}): NewClient {
     verified: false,
     developerId: null,
     disabled: false,
+    sessionExtension: false,
     ...overrides,
   };
 }

@@ -103,28 +103,30 @@ export function describeTemporaryCredentials(store: () => Store): void {
     });
   });
 
-  describe('RFC 5849 §2.3 temporary credentials: verifier failures', () => {
-    it('counts wrong verifiers one by one and returns the new count', async () => {
+  describe('RFC 5849 §2.3 temporary credentials: verifier tries', () => {
+    it("counts tries one by one up to the limit and returns each try's number, then 0", async () => {
       const { token } = await authorized(store());
-      assert.equal(await temporary().recordVerifierFailure(token), 1);
-      assert.equal(await temporary().recordVerifierFailure(token), 2);
-      assert.equal(await temporary().recordVerifierFailure(token), 3);
+      assert.equal(await temporary().recordVerifierAttempt(token, 3), 1);
+      assert.equal(await temporary().recordVerifierAttempt(token, 3), 2);
+      assert.equal(await temporary().recordVerifierAttempt(token, 3), 3);
+      assert.equal(await temporary().recordVerifierAttempt(token, 3), 0);
       assert.equal((await temporary().find(token))?.verifierFailures, 3);
     });
 
-    it('counts every one of many concurrent failures', async () => {
+    it('lets exactly the limit through of many concurrent tries', async () => {
       const { token } = await authorized(store());
-      const counts = await Promise.all(
-        Array.from({ length: 20 }, () => temporary().recordVerifierFailure(token)),
+      const numbers = await Promise.all(
+        Array.from({ length: 20 }, () => temporary().recordVerifierAttempt(token, 5)),
       );
       assert.deepEqual(
-        counts.sort((a, b) => a - b),
-        Array.from({ length: 20 }, (_, i) => i + 1),
+        numbers.sort((a, b) => a - b),
+        [...Array.from({ length: 15 }, () => 0), 1, 2, 3, 4, 5],
       );
+      assert.equal((await temporary().find(token))?.verifierFailures, 5);
     });
 
     it('returns 0 for an unknown credential', async () => {
-      assert.equal(await temporary().recordVerifierFailure(unique('missing')), 0);
+      assert.equal(await temporary().recordVerifierAttempt(unique('missing'), 5), 0);
     });
   });
 

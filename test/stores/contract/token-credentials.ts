@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StoreConflictError, type Store } from '../../../src/store/index.ts';
+import type { NewTokenCredential, TokenCredential } from '../../../src/store/index.ts';
 import { createParties, minute, newToken, now, unique } from './fixtures.ts';
 
 export function describeTokenCredentials(store: () => Store): void {
@@ -13,7 +14,13 @@ export function describeTokenCredentials(store: () => Store): void {
       const { clientKey, ownerId } = await createParties(store());
       const given = newToken(clientKey, ownerId, { expiresAt: now + 60 * minute });
       const created = await tokens().create(given);
-      assert.deepEqual(created, { ...given, lastUsedAt: null, revokedAt: null });
+      assert.deepEqual(created, {
+        ...given,
+        lastUsedAt: null,
+        revokedAt: null,
+        sessionHandleHash: null,
+        sessionExpiresAt: null,
+      });
       assert.deepEqual(await tokens().find(given.token), created);
     });
 
@@ -117,6 +124,82 @@ export function describeTokenCredentials(store: () => Store): void {
       await tokens().create(newToken(clientKey, ownerId));
       await tokens().create(newToken(clientKey, ownerId));
       assert.equal(await tokens().count(), before + 2);
+    });
+  });
+
+  describe('session extension: renewal of a token credential with its session handle', () => {
+    const handle = 'b'.repeat(64);
+    async function sessionToken(overrides: Partial<NewTokenCredential> = {}) {
+      const { clientKey, ownerId } = await createParties(store());
+      return tokens().create(
+        newToken(clientKey, ownerId, {
+          expiresAt: now + minute,
+          sessionHandleHash: handle,
+          sessionExpiresAt: now + 60 * minute,
+          ...overrides,
+        }),
+      );
+    }
+    const successor = (old: TokenCredential, at: number) =>
+      newToken(old.clientKey, old.ownerId, {
+        issuedAt: at,
+        expiresAt: at + minute,
+        sessionHandleHash: old.sessionHandleHash,
+        sessionExpiresAt: old.sessionExpiresAt,
+      });
+
+    it('replaces an expired token in one step: the old one is gone, the new one holds the session', async () => {
+      const old = await sessionToken();
+      const next = successor(old, now + 2 * minute);
+      const renewed = await tokens().renew(old.token, handle, now + 2 * minute, next);
+      assert.deepEqual(renewed, { ...next, lastUsedAt: null, revokedAt: null });
+      assert.equal(await tokens().find(old.token), undefined);
+      assert.deepEqual(await tokens().find(next.token), renewed);
+    });
+
+    it('renews a token once: a second renewal of the same token finds nothing', async () => {
+      const old = await sessionToken();
+      assert.ok(await tokens().renew(old.token, handle, now, successor(old, now)));
+      const again = successor(old, now);
+      assert.equal(await tokens().renew(old.token, handle, now, again), undefined);
+      assert.equal(await tokens().find(again.token), undefined);
+    });
+
+    it('lets exactly one of two concurrent renewals of a token win', async () => {
+      const old = await sessionToken();
+      const [a, b] = [successor(old, now), successor(old, now)];
+      const results = await Promise.all([
+        tokens().renew(old.token, handle, now, a),
+        tokens().renew(old.token, handle, now, b),
+      ]);
+      assert.equal(results.filter((result) => result !== undefined).length, 1);
+      const found = [await tokens().find(a.token), await tokens().find(b.token)];
+      assert.equal(found.filter((row) => row !== undefined).length, 1);
+    });
+
+    it('refuses a wrong handle, a revoked token and an ended session, changing nothing', async () => {
+      const wrongHandle = await sessionToken();
+      const revoked = await sessionToken();
+      await tokens().revoke(revoked.token, now);
+      const ended = await sessionToken({ sessionExpiresAt: now - minute });
+      for (const [old, hash] of [
+        [wrongHandle, 'c'.repeat(64)],
+        [revoked, handle],
+        [ended, handle],
+      ] as const) {
+        const next = successor(old, now);
+        assert.equal(await tokens().renew(old.token, hash, now, next), undefined);
+        assert.equal(await tokens().find(next.token), undefined);
+        assert.ok(await tokens().find(old.token));
+      }
+    });
+
+    it("revokes with the owner's grant an expired token whose session could renew it", async () => {
+      const old = await sessionToken({ expiresAt: now - minute });
+      const count = await tokens().revokeGrant(old.ownerId, old.clientKey, now);
+      assert.equal(count, 1);
+      assert.equal((await tokens().find(old.token))?.revokedAt, now);
+      assert.equal(await tokens().renew(old.token, handle, now, successor(old, now)), undefined);
     });
   });
 }

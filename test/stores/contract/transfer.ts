@@ -15,7 +15,12 @@ const none: TransferWrites = {
 };
 
 function client(overrides: Partial<Client> = {}): Client {
-  return { ...newClient(), createdAt: now - 5 * minute, ...overrides };
+  return {
+    ...newClient(),
+    sessionExtension: false,
+    createdAt: now - 5 * minute,
+    ...overrides,
+  };
 }
 
 function token(clientKey: string, ownerId: string, overrides: Partial<TokenCredential> = {}) {
@@ -23,6 +28,8 @@ function token(clientKey: string, ownerId: string, overrides: Partial<TokenCrede
     ...newToken(clientKey, ownerId),
     lastUsedAt: now + minute,
     revokedAt: null,
+    sessionHandleHash: null,
+    sessionExpiresAt: null,
     ...overrides,
   } satisfies TokenCredential;
 }
@@ -31,9 +38,18 @@ export function describeTransfer(store: () => Store): void {
   describe('bulk transfer (latchkey import and export)', () => {
     it('creates clients and tokens with every field as given, times included', async () => {
       const owner = await store().owners.create(newOwner());
-      const given = client({ disabled: true, verified: true, callbacks: ['https://a.example/cb'] });
+      const given = client({
+        disabled: true,
+        verified: true,
+        sessionExtension: true,
+        callbacks: ['https://a.example/cb'],
+      });
       const tokens = [
         token(given.key, owner.id),
+        token(given.key, owner.id, {
+          sessionHandleHash: 'a'.repeat(64),
+          sessionExpiresAt: now + 90 * minute,
+        }),
         token(given.key, owner.id, { revokedAt: now + 2 * minute, expiresAt: now + 60 * minute }),
       ];
       await store().transfer.writeBatch({ clients: [given.key], tokens: [] }, () => ({

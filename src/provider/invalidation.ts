@@ -1,0 +1,31 @@
+/**
+ * Invalidation by the client (Twitter's `oauth/invalidate_token`, the OAuth Session draft's
+ * "Authorization Revocation"): a client ends a token it holds, without the owner. The
+ * request is an ordinary signed request with that token, so only its holder can end it; the
+ * token's revocation is the owner's (the same store step, the same announcement), so every
+ * instance refuses it as soon as it refuses a token the owner revoked.
+ */
+import type { EventEmitter } from 'node:events';
+import { OAuthError } from '../protocol/index.ts';
+import type { IncomingRequest } from './request.ts';
+import { verifyRequest } from './verify-request.ts';
+import type { VerifyDependencies } from './verify-request.ts';
+
+export interface InvalidationDependencies extends VerifyDependencies {
+  readonly events: EventEmitter;
+}
+
+/** Revokes the token the request is signed with; returns it. 401 token_revoked the second time. */
+export async function invalidateToken(
+  deps: InvalidationDependencies,
+  request: IncomingRequest,
+): Promise<{ readonly token: string }> {
+  const verified = await verifyRequest(deps, request, { kind: 'resource', tokenRequired: true });
+  const token = verified.tokenCredential!.token;
+  // Atomic in the store: of two concurrent invalidations only one revokes.
+  if (!(await deps.store.tokenCredentials.revoke(token, deps.now()))) {
+    throw new OAuthError('token_revoked', 'This token was already invalidated or revoked.');
+  }
+  deps.events.emit('token.revoked', { token });
+  return { token };
+}
