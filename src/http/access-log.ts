@@ -122,8 +122,13 @@ class LazyChild {
     this.#logger.level = level;
   }
 
+  /** Answered without making the child: a route's own level (logLevel) or its parent's. */
   isLevelEnabled(level: string): boolean {
-    return this.#logger.isLevelEnabled(level);
+    if (this.#made !== undefined) return this.#made.isLevelEnabled(level);
+    const own = this.#options.level;
+    if (own === undefined) return this.#parent.isLevelEnabled(level);
+    const values = this.#parent.levels.values;
+    return own !== 'silent' && (values[level] ?? 0) >= (values[own] ?? Infinity);
   }
 
   fatal(...args: Parameters<Logger['fatal']>): void {
@@ -157,14 +162,12 @@ class LazyChild {
  * completed"), which costs twice the log volume for the same facts.
  */
 export class AccessLog extends LogController {
-  readonly #logger: Logger | undefined;
   readonly #write: ((line: string) => void) | undefined;
   readonly #base: string;
 
   /** With a logger and its stream's write, the line is built here rather than by pino. */
   constructor(logger?: Logger, write?: (line: string) => void) {
     super();
-    this.#logger = logger;
     this.#write = write;
     // pino's bindings of the root logger as it writes them: `,"pid":…,"hostname":"…"`.
     this.#base =
@@ -182,8 +185,9 @@ export class AccessLog extends LogController {
   ): void {
     if (this.isLogDisabled(request)) return;
     if (!error && this.#write !== undefined) {
-      if (!this.#logger!.isLevelEnabled('info')) return;
-      // The line pino writes for the object below, field for field (test/ops/logs.test.ts).
+      // The request's own logger decides: a route may set its own level (logLevel).
+      if (!(reply.log as unknown as LazyChild).isLevelEnabled('info')) return;
+      // The line pino writes for the object below, field for field (test/ops/access-log.test.ts).
       this.#write(
         `{"level":30,"time":${Date.now()}${this.#base},"reqId":${JSON.stringify(request.id)},` +
           `"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactUrl(request.url))}` +

@@ -57,6 +57,33 @@ describe('the access line', () => {
     });
   });
 
+  it('follows a route’s own level as pino does: /healthz logs at debug, so at warn too', async () => {
+    // /healthz, /readyz and /metrics log with their own level (logLevel 'debug'); with the
+    // server at warn, pino still writes their access lines and no other.
+    const logged = async (logger: Record<string, unknown>) => {
+      const lines: string[] = [];
+      const world = await startWorld({
+        app: { logger: { ...logger, stream: memoryStream(lines) } },
+      });
+      try {
+        assert.equal((await world.app.inject({ url: '/healthz' })).statusCode, 200);
+        assert.equal(
+          (await world.app.inject({ url: '/.well-known/oauth1-provider' })).statusCode,
+          200,
+        );
+      } finally {
+        await world.close();
+      }
+      return lines
+        .map((line) => JSON.parse(line) as { msg?: string; req?: { url: string } })
+        .filter((entry) => entry.msg === 'request completed')
+        .map((entry) => entry.req?.url);
+    };
+    const pinos = await logged({ level: 'warn', messageKey: 'msg' });
+    assert.deepEqual(pinos, ['/healthz']);
+    assert.deepEqual(await logged({ level: 'warn' }), pinos);
+  });
+
   it('`latchkey serve` writes its last lines before it exits on SIGTERM', async () => {
     const space = workspace();
     const file = join(space.dir, 'stdout.log');
