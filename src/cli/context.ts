@@ -3,19 +3,26 @@
  * are loaded on first use, so `--help` and usage errors answer without loading them.
  */
 import type { LatchkeyConfig } from './config/config.ts';
-import type { Policy, Provider } from '../provider/index.ts';
+import type { PolicyOverrides, Provider } from '../provider/index.ts';
 import type { Store } from '../store/index.ts';
 import { CommandFailure } from './errors.ts';
 
 /** The provider's rules as the configuration sets them. */
-export async function policyOf(config: LatchkeyConfig): Promise<Partial<Policy>> {
+export async function policyOf(config: LatchkeyConfig): Promise<PolicyOverrides> {
   const { SignatureMethodRegistry } = await import('../protocol/index.ts');
   return {
     timestampWindowSeconds: config.timestampWindowSeconds,
     temporaryCredentialLifetimeSeconds: config.temporaryCredentialLifetimeSeconds,
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? null,
+    sessionTokenLifetimeSeconds: config.sessionTokenLifetimeSeconds,
+    sessionLifetimeSeconds: config.sessionLifetimeSeconds,
     signatureMethods: new SignatureMethodRegistry().only(config.signatureMethods),
     realm: config.realm,
+    signIn: {
+      perAccountAddress: config.signIn.perAccountAddress,
+      perAddress: config.signIn.perAddress,
+      windowSeconds: config.signIn.windowSeconds,
+    },
   };
 }
 
@@ -66,7 +73,7 @@ export async function openProvider(
     openStore(config, use),
     policyOf(config),
   ]);
-  return createProvider({ store, policy });
+  return createProvider({ store, policy, ownsStore: true });
 }
 
 /** Runs `work` with a provider on the configured store, closing both afterwards. */
@@ -79,6 +86,5 @@ export async function withProvider<T>(
     return await work(provider);
   } finally {
     await provider.close();
-    await provider.store.close();
   }
 }

@@ -115,7 +115,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerOpenApi(app, { baseUrlOf });
   // Before every other route, so its hooks count them all (docs/events.md).
   registerMetrics(app, { provider, paths, transport, options: options.metrics });
-  registerHealthRoutes(app, provider.store);
+  registerHealthRoutes(app, provider);
 
   await app.register(async function oauthRoutes(scope) {
     // Our parser reads form bodies (§3.4.1.3.1), so keep them as text; other bodies are kept

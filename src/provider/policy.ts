@@ -4,6 +4,18 @@
  */
 import { SignatureMethodRegistry } from '../protocol/index.ts';
 
+/** Password sign-in throttling on the pages (docs/security.md). */
+export interface SignInLimits {
+  /**
+   * Sign-in attempts for one account from one address within the window before that pair is
+   * paused (with backoff: twice as many per four windows, four times per sixteen).
+   */
+  readonly perAccountAddress: number;
+  /** Sign-in posts from one address, all accounts together, within the window. */
+  readonly perAddress: number;
+  readonly windowSeconds: number;
+}
+
 export interface Policy {
   /** Accepted clock difference either way, in seconds (§3.3 leaves it to the server). */
   readonly timestampWindowSeconds: number;
@@ -35,7 +47,25 @@ export interface Policy {
    * in seconds (a session handle renews tokens; it is not kept valid forever).
    */
   readonly sessionLifetimeSeconds: number;
+  /** Password sign-in throttling on the pages. */
+  readonly signIn: SignInLimits;
+  /**
+   * Protected-resource requests one client may make per minute, unless the client has its own
+   * limit (`latchkey clients update --requests-per-minute`): a backstop a normal client never
+   * meets. Over it: 429 `rate_limit_exceeded` with Retry-After.
+   */
+  readonly requestsPerMinute: number;
+  /**
+   * Failed verifications per minute for one client key from one address, unless the client
+   * has its own limit; over it, that source is refused (429) until the minute ends.
+   */
+  readonly failuresPerMinute: number;
 }
+
+/** What an embedder or the CLI may override: any rule, and any sign-in limit alone. */
+export type PolicyOverrides = Partial<Omit<Policy, 'signIn'>> & {
+  readonly signIn?: Partial<SignInLimits> | undefined;
+};
 
 export const defaultPolicy: Policy = {
   timestampWindowSeconds: 300,
@@ -53,10 +83,18 @@ export const defaultPolicy: Policy = {
   maxParameters: 1000,
   sessionTokenLifetimeSeconds: 3600,
   sessionLifetimeSeconds: 365 * 24 * 3600,
+  // perAddress: an office behind one NAT signs many people in (docs/security.md).
+  signIn: { perAccountAddress: 5, perAddress: 300, windowSeconds: 900 },
+  requestsPerMinute: 3_000_000,
+  failuresPerMinute: 600,
 };
 
-export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
-  const policy = { ...defaultPolicy, ...overrides };
+export function resolvePolicy(overrides: PolicyOverrides = {}): Policy {
+  const policy: Policy = {
+    ...defaultPolicy,
+    ...overrides,
+    signIn: { ...defaultPolicy.signIn, ...overrides.signIn },
+  };
   if (!(policy.timestampWindowSeconds > 0))
     throw new TypeError('timestampWindowSeconds must be > 0');
   if (!(policy.temporaryCredentialLifetimeSeconds > 0)) {
@@ -66,5 +104,10 @@ export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
     throw new TypeError('sessionTokenLifetimeSeconds must be > 0');
   if (!(policy.sessionLifetimeSeconds > 0))
     throw new TypeError('sessionLifetimeSeconds must be > 0');
+  for (const name of ['perAccountAddress', 'perAddress', 'windowSeconds'] as const) {
+    if (!(policy.signIn[name] > 0)) throw new TypeError(`signIn.${name} must be > 0`);
+  }
+  if (!(policy.requestsPerMinute >= 1)) throw new TypeError('requestsPerMinute must be >= 1');
+  if (!(policy.failuresPerMinute >= 1)) throw new TypeError('failuresPerMinute must be >= 1');
   return policy;
 }

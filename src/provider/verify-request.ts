@@ -4,8 +4,8 @@
  * (docs/decisions.md, "Verification steps"):
  *
  *   step                                           refuses with                       RFC 5849
- *   1. the protocol parameters, and the body hash's  400 parameter_absent / _rejected,  §3.1, §3.5
- *                                                    signature_method_rejected,
+ *   1. the protocol parameters, present, single,   400 parameter_absent / _rejected,  §3.1, §3.5
+ *      well-formed, allowed here                     signature_method_rejected,
  *                                                    version_rejected
  *   2. the channel: TLS where secrets travel         403 https_required (flow),         §2.1, §2.3,
  *                                                    400 signature_method_rejected      §3.4.4
@@ -20,8 +20,10 @@
  *   9. the nonce, insert-if-absent                   401 nonce_used                     §3.3
  *  10. the token is not revoked or expired           401 token_revoked / token_expired  §3.2
  * and for a protected resource request (verifyResourceRequest):
- *  11. the token carries the scope required          403 permission_denied              §3.2
- *  12. the caller: the owner, from the store's       401 token_revoked (owner removed)  §3
+ *  11. the client's request rate (rate-limits.ts;    429 rate_limit_exceeded            (server)
+ *      no I/O far from its limit)
+ *  12. the token carries the scope required          403 permission_denied              §3.2
+ *  13. the caller: the owner, from the store's       401 token_revoked (owner removed)  §3
  *      cache, secrets stripped
  */
 import { collectParameters, isFormContentType, OAuthError } from '../protocol/index.ts';
@@ -30,6 +32,7 @@ import type { Store, TokenCredential } from '../store/types.ts';
 import { describeCaller } from './caller.ts';
 import type { VerifiedCaller, VerifiedResourceRequest } from './caller.ts';
 import type { Policy } from './policy.ts';
+import type { RateLimits } from './rate-limits.ts';
 import type {
   IncomingRequest,
   ProtocolParameters,
@@ -68,6 +71,8 @@ export interface VerifyDependencies {
   readonly keys: CredentialKeys;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
+  /** Per-client rate limits on protected resource requests (step 11); none when absent. */
+  readonly rateLimits?: RateLimits | undefined;
 }
 
 export async function verifyRequest(
@@ -76,7 +81,8 @@ export async function verifyRequest(
   options: VerifyOptions,
 ): Promise<VerifiedRequest> {
   const { store, policy } = deps;
-  const [parameters, protocol] = readProtocolParameters(request, options, policy); // 1
+  const parameters = collectParameters(request); // 1
+  const protocol = readProtocolParameters(request, parameters, options, policy); // 1
   checkChannel(request.secure, options.kind, protocol.signatureMethod); // 2
   const nowMs = deps.now();
   checkTimestamp(protocol.timestamp, Math.floor(nowMs / 1000), policy.timestampWindowSeconds); // 3
@@ -108,9 +114,11 @@ export async function verifyResourceRequest(
     tokenRequired: options.tokenRequired,
     requireBodyHash: options.requireBodyHash,
   }); // 1–10
+  const counted = deps.rateLimits?.countRequest(verified.client); // 11
+  if (counted !== undefined) await counted;
   const token = verified.tokenCredential;
-  checkScope(token, options.scope); // 11
-  const caller = await identifyCaller(deps.store, verified, token); // 12
+  checkScope(token, options.scope); // 12
+  const caller = await identifyCaller(deps.store, verified, token); // 13
   const parameters = { query: verified.parameters.query, form: verified.parameters.form };
   return { caller, parameters };
 }
@@ -118,16 +126,15 @@ export async function verifyResourceRequest(
 /** 1. §3.1, §3.5: collected from header, body and query, each once, well-formed. */
 function readProtocolParameters(
   request: IncomingRequest,
+  parameters: CollectedParameters,
   options: VerifyOptions,
   policy: Policy,
-): [CollectedParameters, ProtocolParameters] {
-  const parameters = collectParameters(request);
+): ProtocolParameters {
   const form = isFormContentType(request.contentType);
-  const protocol = checkProtocolParameters(parameters, options, policy, {
+  return checkProtocolParameters(parameters, options, policy, {
     form,
     otherBody: !form && request.rawBody !== undefined && request.rawBody.length > 0,
   });
-  return [parameters, protocol];
 }
 
 /** 7. After the signature, so only the client itself learns that it is disabled. */
@@ -188,7 +195,7 @@ function checkScope(token: TokenCredential | undefined, required: string | undef
 }
 
 /**
- * 12. §3: who is calling. The owner comes through the store's cache (SQLite's read cache,
+ * 13. §3: who is calling. The owner comes through the store's cache (SQLite's read cache,
  * the per-instance cache on PostgreSQL + Redis).
  */
 async function identifyCaller(

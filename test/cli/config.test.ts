@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/cli/config/config.ts';
+import { policyOf } from '../../src/cli/context.ts';
 import { workspace } from './run-cli.ts';
 
 const space = workspace();
@@ -125,6 +126,19 @@ describe('one configuration: defaults and validation', () => {
     assert.equal(config.trustProxy, true);
     assert.deepEqual(config.signatureMethods, ['HMAC-SHA256', 'RSA-SHA256']);
     assert.equal(config.tokenLifetimeSeconds, 86400);
+  });
+
+  it('hands the session extension lifetimes to the provider policy', async () => {
+    const defaults = await policyOf(loadConfig({ env: {} }));
+    assert.equal(defaults.sessionTokenLifetimeSeconds, 3600);
+    assert.equal(defaults.sessionLifetimeSeconds, 365 * 86400);
+    const config = loadConfig({
+      env: { LATCHKEY_SESSION_TOKEN_LIFETIME: '600', LATCHKEY_SESSION_LIFETIME: '86400' },
+    });
+    const policy = await policyOf(config);
+    assert.equal(policy.sessionTokenLifetimeSeconds, 600);
+    assert.equal(policy.sessionLifetimeSeconds, 86400);
+    assert.throws(() => loadConfig({ env: { LATCHKEY_SESSION_TOKEN_LIFETIME: '0' } }), ConfigError);
   });
 
   it('takes relative file paths in the config file from the file folder', () => {

@@ -96,7 +96,14 @@ for (const [method, transmission] of combinations) {
       const { session } = await begin(method, transmission);
       world.clock.advance(HOUR + 1);
       assertProblem(await world.me(method, transmission, session), 401, 'token_expired');
-      const answer = await renew(method, transmission, session, session.handle);
+      const renewedEvents: unknown[] = [];
+      const onRenewed = (event: unknown) => renewedEvents.push(event);
+      world.server.provider.events.on('token.renewed', onRenewed);
+      const answer = await renew(method, transmission, session, session.handle).finally(() =>
+        world.server.provider.events.off('token.renewed', onRenewed),
+      );
+      assert.equal(renewedEvents.length, 1);
+      assert.equal((renewedEvents[0] as { token: string }).token, session.token);
       const renewed = sessionOf(answer);
       assert.notEqual(renewed.token, session.token);
       assert.notEqual(renewed.secret, session.secret);
@@ -186,6 +193,19 @@ describe('session extension: the rules of a renewal', () => {
     );
     const winner = sessionOf(answers.find((answer) => answer.status === 200)!);
     assertOk(await world.me(method, transmission, winner));
+  });
+
+  it('refuses oauth_session_handle on a protected resource request (400 parameter_rejected)', async () => {
+    const { session } = await begin(method, transmission);
+    const answer = await world.call({
+      signatureMethod: method,
+      transmission,
+      path: PATHS.me,
+      token: session,
+      protocolParameters: { oauth_session_handle: session.handle },
+    });
+    assertProblem(answer, 400, 'parameter_rejected');
+    assert.equal(answer.fields['oauth_parameters_rejected'], 'oauth_session_handle');
   });
 
   it('needs the token: a renewal signed without it is 400 parameter_absent', async () => {

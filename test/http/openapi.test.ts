@@ -163,6 +163,21 @@ describe('the validator', () => {
   });
 });
 
+describe('response schemas describe, they do not rewrite', () => {
+  it('sends the JSON.stringify bytes whatever the response schema declares', async () => {
+    const app = await build();
+    const schema = {
+      response: {
+        200: { type: 'object', properties: { b: { type: 'string' }, a: { type: 'string' } } },
+      },
+    };
+    const value = { a: 1, extra: '\u2028 \ud800', b: 'x' };
+    app.get('/described', { schema }, async () => value);
+    const answer = await app.inject({ method: 'GET', url: '/described' });
+    assert.equal(answer.body, JSON.stringify(value));
+  });
+});
+
 describe('a route added without a schema', () => {
   it('is found by the walk, and missing from the document', async () => {
     const app = await build();

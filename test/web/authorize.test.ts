@@ -162,7 +162,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
         fetch: injectFetch(world.app),
       }),
     );
-    const token = await world.provider.store.tokenCredentials.find(issued.token);
+    const token = await world.store.tokenCredentials.find(issued.token);
     assert.ok(token !== undefined, 'the token credential was issued');
     assert.equal(token.expiresAt, token.issuedAt + 3600 * 1000);
   });
@@ -178,10 +178,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
       page,
     );
     assert.equal(reply.statusCode, 400);
-    assert.equal(
-      (await world.provider.store.temporaryCredentials.find(temporary.token))?.state,
-      'issued',
-    );
+    assert.equal((await world.store.temporaryCredentials.find(temporary.token))?.state, 'issued');
   });
 
   it('for oob, Allow shows the verifier and tells the owner to give it to the app', async () => {
@@ -195,7 +192,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
       page,
     );
     assert.equal(reply.statusCode, 200);
-    const stored = await world.provider.store.temporaryCredentials.find(temporary.token);
+    const stored = await world.store.temporaryCredentials.find(temporary.token);
     assert.match(text(reply.body), /Give this code to Photo Printer/);
     assert.match(
       reply.body,
@@ -257,10 +254,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
     });
     assert.equal(reply.statusCode, 403);
     assert.match(text(reply.body), /This form can’t be accepted/);
-    assert.equal(
-      (await world.provider.store.temporaryCredentials.find(temporary.token))?.state,
-      'issued',
-    );
+    assert.equal((await world.store.temporaryCredentials.find(temporary.token))?.state, 'issued');
   });
 });
 

@@ -78,14 +78,7 @@ export function registerServe(program: Command): void {
       const config = configOf(command);
       const tls = readTls(config);
       const provider = await openProvider(config);
-      // The store is closed even when the provider's last writes fail.
-      const closeAll = async () => {
-        try {
-          await provider.close();
-        } finally {
-          await provider.store.close();
-        }
-      };
+      const closeAll = () => provider.close();
       let app: FastifyInstance;
       let advertise: typeof Advertise;
       try {

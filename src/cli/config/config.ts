@@ -25,6 +25,11 @@ import {
   urlPath,
 } from './config-values.ts';
 import type { Setting } from './config-values.ts';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDENTITY_HEADERS,
+  DEFAULT_RESPONSE_TIMEOUT_MS,
+} from '../../http/gateway-defaults.ts';
 import { parseGatewayRules } from '../../http/gateway-rules.ts';
 import { DEFAULT_BODY_LIMIT, defaultPaths } from '../../http/options.ts';
 import { defaultPolicy } from '../../provider/policy.ts';
@@ -254,6 +259,28 @@ export const settings = {
     parse: optional(integer(1, 10 * 365 * 86400)),
   },
   /**
+   * Session extension (clients registered with `--session-extension`): the lifetime of each
+   * token credential, in seconds; the client renews it with its session handle.
+   */
+  sessionTokenLifetimeSeconds: {
+    env: 'LATCHKEY_SESSION_TOKEN_LIFETIME',
+    flag: '--session-token-lifetime <seconds>',
+    summary: 'session extension: token lifetime, seconds',
+    default: defaultPolicy.sessionTokenLifetimeSeconds,
+    parse: integer(60, 30 * 86400),
+  },
+  /**
+   * Session extension: how long a session lasts, in seconds, when the owner approved access
+   * with no end (a shorter lifetime the owner chose always wins).
+   */
+  sessionLifetimeSeconds: {
+    env: 'LATCHKEY_SESSION_LIFETIME',
+    flag: '--session-lifetime <seconds>',
+    summary: 'session extension: longest session, seconds',
+    default: defaultPolicy.sessionLifetimeSeconds,
+    parse: integer(60, 10 * 365 * 86400),
+  },
+  /**
    * The signature methods the server accepts, comma-separated (or a JSON array in the file).
    * The default is every built-in method; PLAINTEXT is still refused over plain HTTP off
    * loopback.
@@ -288,6 +315,38 @@ export const settings = {
     summary: 'largest request body, bytes',
     default: DEFAULT_BODY_LIMIT,
     parse: integer(1024, 64 * 1024 * 1024),
+  },
+  /**
+   * Password sign-in attempts for one account from one address within `signIn.windowSeconds`
+   * before that account is paused from that address only (the owner elsewhere still signs
+   * in). The pause backs off: twice as many attempts per four windows, four times as many per
+   * sixteen. A success clears the count.
+   */
+  'signIn.perAccountAddress': {
+    env: 'LATCHKEY_SIGNIN_PER_ACCOUNT_ADDRESS',
+    flag: '--signin-per-account-address <count>',
+    summary: 'sign-in attempts per account and address per window',
+    default: defaultPolicy.signIn.perAccountAddress,
+    parse: integer(1, 1000),
+  },
+  /**
+   * Sign-in posts from one address within `signIn.windowSeconds`, all accounts together
+   * (429 above it). Set for the largest office or campus that shares one public address.
+   */
+  'signIn.perAddress': {
+    env: 'LATCHKEY_SIGNIN_PER_ADDRESS',
+    flag: '--signin-per-address <count>',
+    summary: 'sign-in posts per address per window',
+    default: defaultPolicy.signIn.perAddress,
+    parse: integer(1, 1_000_000),
+  },
+  /** The sign-in throttling window, in seconds. */
+  'signIn.windowSeconds': {
+    env: 'LATCHKEY_SIGNIN_WINDOW',
+    flag: '--signin-window <seconds>',
+    summary: 'sign-in throttling window, seconds',
+    default: defaultPolicy.signIn.windowSeconds,
+    parse: integer(1, 86400),
   },
   /**
    * The longest `latchkey serve` takes to stop after SIGTERM or SIGINT, in milliseconds. It
@@ -470,7 +529,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_CLIENT_HEADER',
     flag: undefined,
     summary: 'gateway: header carrying the client key',
-    default: 'X-OAuth-Client',
+    default: DEFAULT_IDENTITY_HEADERS.client,
     parse: headerName,
   },
   /**
@@ -481,7 +540,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_OWNER_HEADER',
     flag: undefined,
     summary: 'gateway: header carrying the owner subject',
-    default: 'X-OAuth-Owner',
+    default: DEFAULT_IDENTITY_HEADERS.owner,
     parse: headerName,
   },
   /** The header carrying the owner's display name, percent-encoded UTF-8 (`decodeURIComponent`). */
@@ -489,7 +548,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_OWNER_NAME_HEADER',
     flag: undefined,
     summary: 'gateway: header carrying the owner display name',
-    default: 'X-OAuth-Owner-Name',
+    default: DEFAULT_IDENTITY_HEADERS.ownerName,
     parse: headerName,
   },
   /** The header that tells the upstream the token's scope (space-separated). */
@@ -497,7 +556,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_SCOPE_HEADER',
     flag: undefined,
     summary: 'gateway: header carrying the scope',
-    default: 'X-OAuth-Scope',
+    default: DEFAULT_IDENTITY_HEADERS.scope,
     parse: headerName,
   },
   /** Give up connecting to the upstream after this many milliseconds (504). */
@@ -505,7 +564,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_CONNECT_TIMEOUT_MS',
     flag: undefined,
     summary: 'gateway: connect timeout, ms',
-    default: 5000,
+    default: DEFAULT_CONNECT_TIMEOUT_MS,
     parse: integer(1, 600_000),
   },
   /** Give up waiting for the upstream's answer after this many milliseconds (504). */
@@ -513,7 +572,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_RESPONSE_TIMEOUT_MS',
     flag: undefined,
     summary: 'gateway: response timeout, ms',
-    default: 30000,
+    default: DEFAULT_RESPONSE_TIMEOUT_MS,
     parse: integer(1, 3_600_000),
   },
 } as const satisfies Record<string, Setting<unknown>>;

@@ -1,5 +1,5 @@
 /**
- * The shared store for several instances (ARCHITECTURE.md "State and scale"): PostgreSQL
+ * The shared store for several instances (docs/architecture.md "State and scale"): PostgreSQL
  * through a `pg` pool for everything, or, when a Redis client is given, Redis for the nonces
  * and login counters (the hot, short-lived state). Every wait is bounded (connect, statement,
  * client-side read), so an outage turns into StoreUnavailableError (503, fail closed) within
@@ -10,7 +10,9 @@
 import { DEFAULT_POSTGRES_SCHEMA, DEFAULT_REDIS_PREFIX } from '../locations.ts';
 import { Pool } from 'pg';
 import type { Redis } from 'ioredis';
+import { createMemoryRateCounters } from '../memory-rate-counters.ts';
 import { createRedisAttemptStore } from '../redis/attempts.ts';
+import { createRedisRateCounters } from '../redis/rate-counters.ts';
 import { createRedisNonceStore } from '../redis/nonces.ts';
 import type { Store } from '../types.ts';
 import { postgresAttempts } from './attempts.ts';
@@ -114,6 +116,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     sessions: postgresSessions(db),
     attempts:
       redis === undefined ? postgresAttempts(db) : createRedisAttemptStore(redis, { prefix }),
+    // Without Redis, each instance counts for itself (docs/security.md#rate-limits).
+    rateCounters:
+      redis === undefined
+        ? createMemoryRateCounters({ now })
+        : createRedisRateCounters(redis, { prefix }),
     transfer: postgresTransfer(db),
     loginChallenges: postgresLoginChallenges(db),
     async ping() {

@@ -150,6 +150,11 @@ export const migrations: readonly string[] = [
   ALTER TABLE token_credentials ADD COLUMN session_handle_hash TEXT;
   ALTER TABLE token_credentials ADD COLUMN session_expires_at BIGINT;
   `,
+  // 6: a client's own rate limits, per minute (NULL: the server's default).
+  `
+  ALTER TABLE clients ADD COLUMN requests_per_minute INTEGER;
+  ALTER TABLE clients ADD COLUMN failures_per_minute INTEGER;
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */

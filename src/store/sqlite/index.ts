@@ -1,6 +1,6 @@
 /**
  * The embedded store: one SQLite file through node:sqlite, the default for a single machine
- * (ARCHITECTURE.md "State and scale"). WAL with synchronous=NORMAL keeps every committed
+ * (docs/architecture.md "State and scale"). WAL with synchronous=NORMAL keeps every committed
  * transaction across a `kill -9` of the process (the WAL is in the OS's hands at commit; only
  * a power loss can take the last ones), and lets the server and the CLI use the file at once.
  *
@@ -10,6 +10,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Store } from '../types.ts';
+import { createMemoryRateCounters } from '../memory-rate-counters.ts';
 import { sqliteAttempts } from './attempts.ts';
 import { sqliteClients } from './clients.ts';
 import { sqliteLoginChallenges } from './login-challenges.ts';
@@ -136,6 +137,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     nonces: sqliteNonces(db, transaction, busyTimeoutMs),
     sessions: sqliteSessions(db),
     attempts: sqliteAttempts(db, transaction),
+    rateCounters: createMemoryRateCounters(),
     transfer: cache.invalidating(sqliteTransfer(db, transaction), ['clientsAfter', 'tokensAfter']),
     loginChallenges: sqliteLoginChallenges(db),
     async ping() {

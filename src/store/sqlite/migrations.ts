@@ -178,6 +178,11 @@ export const migrations: readonly string[] = [
   ALTER TABLE token_credentials ADD COLUMN session_handle_hash TEXT;
   ALTER TABLE token_credentials ADD COLUMN session_expires_at INTEGER;
   `,
+  // 8: a client's own rate limits, per minute (NULL: the server's default).
+  `
+  ALTER TABLE clients ADD COLUMN requests_per_minute INTEGER;
+  ALTER TABLE clients ADD COLUMN failures_per_minute INTEGER;
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */
