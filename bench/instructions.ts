@@ -1,29 +1,54 @@
-// Instructions per verified request, counted by valgrind's callgrind: the same figure for the
-// same code however busy the shared machine is (two runs of one tree agree within about
-// 0.1 %), so it tells two versions of the hot path apart where req/s cannot. It counts
-// user-space instructions only: the socket and file system calls that the HTTP rows pay
-// (about a fifth of a request) are not in it, and cache misses cost nothing here, so a
-// change is confirmed in the req/s rows before it is believed.
+// Instructions per request, counted by valgrind's callgrind: the same figure for the same code
+// however busy the shared machine is (two runs of one tree agree within about 0.1 %), so it
+// tells two versions of the hot path apart where req/s cannot. It counts user-space
+// instructions only: the socket and file system calls (about a fifth of a request) are not in
+// it, and cache misses cost nothing here, so a change is confirmed in the req/s rows before it
+// is believed.
 //
-// The Latchkey bench server (bench/servers/latchkey.ts) runs under callgrind twice on copies
-// of one seeded database: once answering nothing (start-up alone) and once answering N signed
-// HMAC-SHA1 GET /api/me requests with fresh nonces over C keep-alive connections. The
-// difference over N is the figure; it includes the JIT's warm-up, so compare runs of the
-// same N. A run takes a minute or two; both run at once on two cores.
+// Each server runs under callgrind twice on copies of one seeded database, answering N and
+// then 3N signed HMAC-SHA1 GET /api/me requests with fresh nonces over C keep-alive
+// connections. The difference over the 2N extra requests is the figure: start-up and the JIT's
+// warm-up, paid within the first N by both, are left out. The servers: `bare` (bare node:http, the
+// same requests answered with hello world: the floor), `latchkey` (the verified /api/me) and
+// `logged` (the same with the access log on, as `latchkey serve` runs by default).
 //
-//   node bench/instructions.ts [requests=10000] [connections=10]
+//   node bench/instructions.ts [--requests 10000] [--connections 10] [--servers bare,latchkey,logged]
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { ResponseParser } from './load/response-parser.ts';
 import { nonceSource, RequestSigner } from './load/signed-request.ts';
 import { ROOT, runScript } from './processes.ts';
 import type { SeededCredentials } from './seed/seed-latchkey.ts';
 
-const requests = Number(process.argv[2] ?? 10_000);
-const connections = Number(process.argv[3] ?? 10);
+const { values } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '10000' },
+    connections: { type: 'string', default: '10' },
+    servers: { type: 'string', default: 'bare,latchkey,logged' },
+  },
+});
+const requests = Number(values.requests);
+const connections = Number(values.connections);
+
+const SERVERS: Record<string, (database: string) => string[]> = {
+  bare: () => ['bench/servers/bare-http.ts'],
+  latchkey: (database) => ['bench/servers/latchkey.ts', '--database', database],
+  logged: (database) => [
+    'bench/servers/latchkey.ts',
+    '--database',
+    database,
+    '--log-level',
+    'info',
+  ],
+};
+const servers = values.servers.split(',').map((name) => name.trim());
+for (const name of servers) {
+  if (SERVERS[name] === undefined) throw new Error(`unknown server ${name}`);
+}
 
 try {
   execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
@@ -42,33 +67,42 @@ try {
     '--sample',
     '1',
   ]);
-  const [idle, loaded] = await Promise.all([
-    countInstructions('idle', 0),
-    countInstructions('loaded', requests),
-  ]);
-  const perRequest = (loaded - idle) / requests;
-  console.log(
-    `start-up ${format(idle)}, with ${format(requests)} requests ${format(loaded)}: ` +
-      `${format(Math.round(perRequest))} instructions per request`,
-  );
-  console.log(JSON.stringify({ requests, connections, idle, loaded, perRequest }));
+  const results: Record<string, number> = {};
+  for (const server of servers) {
+    const [warm, loaded] = await Promise.all([
+      countInstructions(server, 'warm', requests),
+      countInstructions(server, 'loaded', 3 * requests),
+    ]);
+    const perRequest = Math.round((loaded - warm) / (2 * requests));
+    results[server] = perRequest;
+    console.log(
+      `${server}: with ${format(requests)} requests ${format(warm)}, with ${format(3 * requests)} ${format(loaded)}: ` +
+        `${format(perRequest)} instructions per request`,
+    );
+  }
+  if (results['bare'] !== undefined) {
+    for (const [server, perRequest] of Object.entries(results)) {
+      if (server !== 'bare') {
+        console.log(`${server}: ${(perRequest / results['bare']).toFixed(2)} × bare node:http`);
+      }
+    }
+  }
+  console.log(JSON.stringify({ requests, connections, perRequest: results }));
 
   /** Total instructions of a server that starts, answers `count` requests and stops. */
-  async function countInstructions(name: string, count: number): Promise<number> {
-    const database = join(directory, `${name}.db`);
+  async function countInstructions(server: string, name: string, count: number): Promise<number> {
+    const database = join(directory, `${server}-${name}.db`);
     copyFileSync(seeded, database);
-    const log = join(directory, `${name}.log`);
+    const log = join(directory, `${server}-${name}.log`);
     const child = spawn(
       'valgrind',
       [
         '--tool=callgrind',
-        `--callgrind-out-file=${join(directory, `${name}.callgrind`)}`,
+        `--callgrind-out-file=${join(directory, `${server}-${name}.callgrind`)}`,
         `--log-file=${log}`,
         process.execPath,
         '--disable-warning=ExperimentalWarning',
-        'bench/servers/latchkey.ts',
-        '--database',
-        database,
+        ...SERVERS[server]!(database),
       ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     );

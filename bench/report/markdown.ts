@@ -35,7 +35,7 @@ export function renderMarkdown(run: RunRecord, targets: TargetResult[], notes: s
     '- `--soak` adds the 5-minute soak; `--soak-only` runs just the soak into the recorded run; `--profile` adds CPU profiles and flame graphs of the HMAC-SHA1 (unlogged and logged), RSA-SHA1, flows and gateway scenarios; `--report` rewrites this page from the recorded run',
     `- \`--only id,id\` runs some scenarios (the limit always runs): ${scenarios.map((s) => `\`${s.id}\``).join(', ')}`,
     '- `--rounds N`, `--duration S`, `--warmup S`, `--connections N`, `--large-tokens N`, `--nice N`, `--no-write`: see bench/options.ts',
-    '- Outside the run: `node bench/verify-cost.ts [method]` times verification alone, in-process (no sockets, so steadier on a shared machine), in µs per request; `node --expose-gc bench/nonce-size.ts` measures what a live nonce costs on disk and in memory; `node bench/instructions.ts [requests]` counts the instructions a verified `/api/me` request costs the server under valgrind (the same figure on a busy machine, for telling two versions of the hot path apart)',
+    '- Outside the run: `node bench/verify-cost.ts [method]` times verification alone, in-process (no sockets, so steadier on a shared machine), in µs per request; `node --expose-gc bench/nonce-size.ts` measures what a live nonce costs on disk and in memory; `node bench/instructions.ts [--requests N] [--servers bare,latchkey,logged]` counts under valgrind the instructions a request costs bare node:http, a verified `/api/me` and the same with the access log on (the same figure on a busy machine, for telling two versions of the hot path apart)',
     '',
     '## The run',
     '',

@@ -5,7 +5,8 @@
  * consent page's own provider call (for the flows scenario, without scraping HTML), and
  * `--sample-ms N` prints the process's memory and the nonce store's size every N ms.
  * `--upstream URL` makes it a gateway in front of that API; `--log-level info` logs every
- * request as `latchkey serve` does by default (to /dev/null: the cost is pino's, not a pipe's).
+ * request as `latchkey serve` does by default (to /dev/null: the cost is the logging's, not a
+ * pipe's).
  *
  * `--profile-file FILE` records a CPU profile from SIGUSR2 (sent once the load is warm) to
  * SIGTERM, so start-up does not blur it.
@@ -16,7 +17,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
-import pino from 'pino';
+import { logDestination } from '../../src/http/access-log.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
@@ -49,12 +50,9 @@ const level = values['log-level'];
 const app = await build({
   provider,
   insecureHttp: true,
-  // pino's own synchronous destination, as `latchkey serve` writes to stdout: one write(2)
-  // per line, to /dev/null so the cost measured is the logging's and not a pipe reader's.
-  logger:
-    level === undefined
-      ? false
-      : { level, stream: pino.destination({ dest: '/dev/null', sync: true }) },
+  // The buffered destination `latchkey serve` writes to stdout with, here to /dev/null so the
+  // cost measured is the logging's and not a pipe reader's.
+  logger: level === undefined ? false : { level, stream: logDestination('/dev/null') },
   gateway: values.upstream === undefined ? undefined : { upstream: values.upstream },
 });
 

@@ -21,7 +21,7 @@ import type { IdentityOptions } from '../provider/index.ts';
 import { registerAdvertisement } from './routes/advertisement.ts';
 import { registerApiMe } from './routes/api-me.ts';
 import { registerFlowRoutes } from './routes/flow.ts';
-import { AccessLog, censorSecretFields, logSerializers } from './log-serializers.ts';
+import { serverLogging } from './access-log.ts';
 import { pageSecurityHeaders } from './page-security.ts';
 import { createRequestIds } from './request-id.ts';
 import { registerMetrics } from './metrics.ts';
@@ -47,11 +47,6 @@ export interface BuildOptions extends AppOptions {
   /** The people-facing pages (src/web's plugin), registered in a context of their own. */
   readonly pages?: FastifyPluginAsync<PagesContext> | undefined;
 }
-
-const loggerDefaults = {
-  serializers: logSerializers,
-  formatters: { log: censorSecretFields },
-};
 
 const CONNECT_BODY = 'CONNECT is not supported: this server is not a proxy.\n';
 const CONNECT_REFUSAL = [
@@ -84,13 +79,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const sessionSecret = options.sessionSecret ?? randomBytes(32).toString('base64url');
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
 
+  const logging = serverLogging(options.logger);
   const app = Fastify({
-    logger:
-      options.logger === undefined || options.logger === false
-        ? false
-        : typeof options.logger === 'object'
-          ? { ...loggerDefaults, ...options.logger }
-          : loggerDefaults,
+    ...logging.fastify,
     ...(options.tls === undefined
       ? {}
       : { https: { cert: options.tls.cert, key: options.tls.key } }),
@@ -99,11 +90,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // A request id per request for the logs; an incoming one is not trusted.
     requestIdHeader: false,
     genReqId: createRequestIds(),
-    // One access line per request instead of Fastify's two (log-serializers.ts).
-    logController: new AccessLog(),
+    // One access line per request instead of Fastify's two (access-log.ts).
+    logController: logging.logController,
     // Route schemas validate as written: a number is not turned into the string a schema wants.
     ajv: { customOptions: { coerceTypes: false } },
   }) as unknown as FastifyInstance;
+  // Buffered log lines are on disk before close() resolves.
+  app.addHook('onClose', () => logging.flush());
   // Response schemas describe (route-schemas.ts); JSON is written by JSON.stringify as before,
   // so declaring a response changes no byte a client receives.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

@@ -3,8 +3,7 @@
  * oauth_session_handle or oauth_token (query transmission, the authorize page), so it is never
  * logged as sent.
  */
-import { LogController } from 'fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 
 const SENSITIVE =
   /^(oauth_(signature|verifier|token|token_secret|callback|session_handle)|password|_csrf)$/;
@@ -115,24 +114,4 @@ function censorNested(value: unknown, depth: number): unknown {
     if (censored !== field) (copy ??= { ...fields })[key] = censored;
   }
   return copy ?? value;
-}
-
-/**
- * One access line per request, written after the answer: method, redacted URL, address,
- * status and time. Fastify's default writes two ("incoming request", then "request
- * completed"), which costs twice the log volume for the same facts.
- */
-export class AccessLog extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(
-    error: Error | null | undefined,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): void {
-    if (this.isLogDisabled(request)) return;
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
-  }
 }

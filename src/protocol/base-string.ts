@@ -106,27 +106,8 @@ export function signatureBaseString(
   return baseStringPrefix(target) + encodedNormalizedParameters(parameters);
 }
 
-/**
- * The first two parts of the base string and their "&"s. A server answers the same few
- * method, host and path combinations over and over, so the encoded text is kept for each,
- * up to PREFIXES_KEPT of them, each from a target of at most PREFIX_KEY_MAX characters (the
- * request decides what is kept, so both are bounded).
- */
+/** The first two parts of the base string and their "&"s. */
 function baseStringPrefix(target: RequestTarget): string {
   const { method, scheme, host, path } = target;
-  // Length-prefixed, so two different targets never share a key.
-  const key = `${method.length}:${method}${scheme.length}:${scheme}${host.length}:${host}${path}`;
-  let prefix = prefixes.get(key);
-  if (prefix === undefined) {
-    prefix = `${percentEncode(method.toUpperCase())}&${percentEncode(baseStringUri(scheme, host, path))}&`;
-    if (key.length <= PREFIX_KEY_MAX) {
-      if (prefixes.size >= PREFIXES_KEPT) prefixes.clear();
-      prefixes.set(key, prefix);
-    }
-  }
-  return prefix;
+  return `${percentEncode(method.toUpperCase())}&${percentEncode(baseStringUri(scheme, host, path))}&`;
 }
-
-const prefixes = new Map<string, string>();
-const PREFIXES_KEPT = 1024;
-const PREFIX_KEY_MAX = 512;

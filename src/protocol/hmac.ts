@@ -2,12 +2,12 @@
  * HMAC (RFC 2104) as two one-shot digests over the key's padded blocks, for the signature
  * methods of §3.4.2 (HMAC-SHA1 and its SHA-256/512 variants). node:crypto's createHmac makes
  * a Hmac object with a native handle and sets the key up in OpenSSL on every request;
- * `crypto.hash` reuses the digest it fetched once, so keeping the padded blocks of each key
- * (one client and token secret pair, used for many requests) leaves two digest calls per
- * request. Measured in docs/benchmarks.md.
+ * `crypto.hash` reuses the digest it fetched once. Preparing a key (its padded blocks) is
+ * separate from using it, so a server that sees one client and token secret pair many times
+ * can prepare it once and keep it with the credentials (the provider does); this module
+ * keeps nothing.
  *
- * The blocks are secret material like the key itself: kept in memory only, never logged,
- * and bounded in number.
+ * A prepared key is secret material like the key itself: kept in memory only, never logged.
  */
 import { hash } from 'node:crypto';
 
@@ -20,28 +20,17 @@ const SIZES: Readonly<Record<HmacDigest, { block: number; digest: number }>> = {
   sha512: { block: 128, digest: 64 },
 };
 
-interface PaddedKey {
+/** A key ready for one digest: its two padded blocks (RFC 2104 §2). */
+export interface HmacKey {
+  readonly digest: HmacDigest;
   /** The key XOR ipad: one block. */
   readonly inner: Buffer;
   /** The key XOR opad: one block. */
   readonly outer: Buffer;
 }
 
-/**
- * Keys whose blocks are kept, per digest (as many as the store's read cache keeps tokens);
- * past the bound the oldest goes. About 300 bytes a key.
- */
-export const MAX_HMAC_KEYS = 10_000;
-const padded: Record<HmacDigest, Map<string, PaddedKey>> = {
-  sha1: new Map(),
-  sha256: new Map(),
-  sha512: new Map(),
-};
-
-function paddedKey(digest: HmacDigest, key: string): PaddedKey {
-  const keys = padded[digest];
-  const known = keys.get(key);
-  if (known !== undefined) return known;
+/** Prepares `key` (as UTF-8) for HMAC with `digest`. */
+export function prepareHmacKey(digest: HmacDigest, key: string): HmacKey {
   const { block } = SIZES[digest];
   let bytes: Uint8Array = Buffer.from(key, 'utf8');
   // A key longer than a block is replaced by its digest (RFC 2104 §2).
@@ -52,18 +41,15 @@ function paddedKey(digest: HmacDigest, key: string): PaddedKey {
     pads[i] = byte ^ 0x36;
     pads[block + i] = byte ^ 0x5c;
   }
-  const made = { inner: pads.subarray(0, block), outer: pads.subarray(block) };
-  if (keys.size >= MAX_HMAC_KEYS) keys.delete(keys.keys().next().value!);
-  keys.set(key, made);
-  return made;
+  return { digest, inner: pads.subarray(0, block), outer: pads.subarray(block) };
 }
 
 /** Texts up to this many UTF-16 units get room for their worst-case UTF-8 (a base string is ASCII). */
 const SHORT_TEXT = 2048;
 
-/** HMAC of `text` under `key` (both as UTF-8), in base64, as createHmac gives it. */
-export function hmacBase64(digest: HmacDigest, key: string, text: string): string {
-  const { inner, outer } = paddedKey(digest, key);
+/** HMAC of `text` (as UTF-8) under a prepared key, in base64, as createHmac gives it. */
+export function hmacBase64(key: HmacKey, text: string): string {
+  const { digest, inner, outer } = key;
   const { block, digest: size } = SIZES[digest];
   // Room for the text's UTF-8 without measuring it first: at most 3 bytes a UTF-16 unit.
   const room = text.length <= SHORT_TEXT ? 3 * text.length : Buffer.byteLength(text, 'utf8');

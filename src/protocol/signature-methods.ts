@@ -6,7 +6,8 @@
 import { createPublicKey, sign, timingSafeEqual, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import type { BodyHashDigest } from './body-hash.ts';
-import { hmacBase64 } from './hmac.ts';
+import { hmacBase64, prepareHmacKey } from './hmac.ts';
+import type { HmacDigest, HmacKey } from './hmac.ts';
 import { percentEncode } from './percent-encoding.ts';
 
 /** Key material for signing or verifying one request. */
@@ -19,7 +20,21 @@ export interface SignatureKeys {
   readonly privateKey?: KeyObject | undefined;
   /** RSA public key (server side), parsed once per client, never per request. */
   readonly publicKey?: KeyObject | undefined;
+  /**
+   * The shared-secret key of these two secrets already prepared, from a server that keeps
+   * prepared keys with its credentials (the provider does); prepared per call when absent.
+   */
+  readonly prepared?: PreparedKeys | undefined;
 }
+
+/** Keys prepared once for one client and token secret pair. */
+export interface PreparedKeys {
+  /** The shared-secret key (sharedSecretKey) prepared for HMAC with `digest`. */
+  hmacKey(digest: HmacDigest): HmacKey;
+}
+
+export type { HmacDigest, HmacKey };
+export { prepareHmacKey };
 
 export interface SignatureMethod {
   /** The `oauth_signature_method` value. */
@@ -54,9 +69,12 @@ export function constantTimeEqual(actual: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-function hmac(name: string, digest: 'sha1' | 'sha256' | 'sha512'): SignatureMethod {
+function hmac(name: string, digest: HmacDigest): SignatureMethod {
   const compute = (baseString: string, keys: SignatureKeys) =>
-    hmacBase64(digest, sharedSecretKey(keys), baseString);
+    hmacBase64(
+      keys.prepared?.hmacKey(digest) ?? prepareHmacKey(digest, sharedSecretKey(keys)),
+      baseString,
+    );
   return {
     name,
     keyKind: 'shared-secret',

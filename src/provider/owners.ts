@@ -193,8 +193,6 @@ export function createOwnerDirectory(store: Store) {
     },
 
     findById: (id: string) => store.owners.findById(id),
-    /** The owner from the store's read cache, without a promise; undefined: ask findById. */
-    peekById: (id: string) => store.owners.peekById?.(id),
     /** By (source, issuer, subject): how an imported credential names its owner. */
     findByIdentity: (identity: OwnerIdentity) => store.owners.findByIdentity(identity),
     list: () => store.owners.list(),

@@ -8,6 +8,7 @@ import type { Store } from '../store/types.ts';
 import { approveAuthorization, describeAuthorization, denyAuthorization } from './authorization.ts';
 import type { ApproveOptions } from './authorization.ts';
 import { describeCaller } from './caller.ts';
+import { createCredentialKeys } from './credential-keys.ts';
 import type { VerifiedResourceRequest } from './caller.ts';
 import { cacheReportOf } from '../store/cached.ts';
 import { createClientRegistry } from './clients.ts';
@@ -167,7 +168,7 @@ export function createProvider(options: ProviderOptions): Provider {
     options.monotonicNow ?? (options.now === undefined ? () => performance.now() : now),
   );
   const events = new EventEmitter();
-  const deps = { store, policy, now };
+  const deps = { store, policy, now, keys: createCredentialKeys() };
   const rateLimits = createRateLimits(store.rateCounters, policy, now);
   const resourceDeps = { ...deps, rateLimits };
   const lastUse = new Map<string, number>();

@@ -42,8 +42,7 @@ export function createSessionBook(store: Store, now: () => number, events: Event
     async resume(cookie: string): Promise<ActiveSession | undefined> {
       const session = await store.sessions.find(digest(cookie), now());
       if (session === undefined) return undefined;
-      const owner =
-        store.owners.peekById?.(session.ownerId) ?? (await store.owners.findById(session.ownerId));
+      const owner = await store.owners.findById(session.ownerId);
       return owner === undefined ? undefined : { id: session.id, owner };
     },
 

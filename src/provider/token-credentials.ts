@@ -12,11 +12,11 @@ import { newIdentifier, newSecret, normalizeTypingCode } from './secrets.ts';
 import { sessionGrant, startSession } from './session-extension.ts';
 import type { IssuedTokenCredentials } from './session-extension.ts';
 import { verifyRequest } from './verify-request.ts';
+import type { VerifyDependencies } from './verify-request.ts';
 
-export interface TokenDependencies {
+export interface TokenDependencies extends VerifyDependencies {
   readonly store: Store;
   readonly policy: Policy;
-  readonly now: () => number;
 }
 
 export type { IssuedTokenCredentials } from './session-extension.ts';

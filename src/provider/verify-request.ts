@@ -45,8 +45,9 @@ import { checkChannel } from './steps/check-channel.ts';
 import { checkProtocolParameters } from './steps/check-protocol-parameters.ts';
 import { checkClientMethod, checkSignature } from './steps/check-signature.ts';
 import { checkTimestamp } from './steps/check-timestamp.ts';
-import { loadCachedCredentials, loadCredentials } from './steps/load-credentials.ts';
+import { loadCredentials } from './steps/load-credentials.ts';
 import type { LoadedCredentials } from './steps/load-credentials.ts';
+import type { CredentialKeys } from './credential-keys.ts';
 
 export interface VerifyOptions {
   readonly kind: RequestKind;
@@ -66,6 +67,8 @@ export interface ResourceVerifyOptions {
 export interface VerifyDependencies {
   readonly store: Store;
   readonly policy: Policy;
+  /** The provider's prepared keys (credential-keys.ts). */
+  readonly keys: CredentialKeys;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
   /** Per-client rate limits on protected resource requests (step 11); none when absent. */
@@ -83,9 +86,7 @@ export async function verifyRequest(
   checkChannel(request.secure, options.kind, protocol.signatureMethod); // 2
   const nowMs = deps.now();
   checkTimestamp(protocol.timestamp, Math.floor(nowMs / 1000), policy.timestampWindowSeconds); // 3
-  const loaded =
-    loadCachedCredentials(store, protocol, options.kind) ??
-    (await loadCredentials(store, protocol, options.kind)); // 4
+  const loaded = await loadCredentials(store, deps.keys, protocol, options.kind); // 4
   const client = loaded.client;
   checkClientMethod(client, protocol); // 5
   checkSignature(request, parameters, protocol, loaded); // 6
@@ -117,9 +118,9 @@ export async function verifyResourceRequest(
   if (counted !== undefined) await counted;
   const token = verified.tokenCredential;
   checkScope(token, options.scope); // 12
-  const caller = identifyCaller(deps.store, verified, token); // 13
+  const caller = await identifyCaller(deps.store, verified, token); // 13
   const parameters = { query: verified.parameters.query, form: verified.parameters.form };
-  return { caller: caller instanceof Promise ? await caller : caller, parameters };
+  return { caller, parameters };
 }
 
 /** 1. §3.1, §3.5: collected from header, body and query, each once, well-formed. */
@@ -194,21 +195,18 @@ function checkScope(token: TokenCredential | undefined, required: string | undef
 }
 
 /**
- * 12. §3: who is calling. The owner comes through the store's cache (SQLite's read cache,
- * the per-instance cache on PostgreSQL + Redis), without a promise when cached.
+ * 13. §3: who is calling. The owner comes through the store's cache (SQLite's read cache,
+ * the per-instance cache on PostgreSQL + Redis).
  */
-function identifyCaller(
+async function identifyCaller(
   store: Store,
   verified: VerifiedRequest,
   token: TokenCredential | undefined,
-): VerifiedCaller | Promise<VerifiedCaller> {
+): Promise<VerifiedCaller> {
   if (token === undefined) return describeCaller(verified.client, undefined, undefined);
-  const cached = store.owners.peekById?.(token.ownerId);
-  if (cached !== undefined) return describeCaller(verified.client, token, cached);
-  return store.owners.findById(token.ownerId).then((owner) => {
-    // Removing an owner removes its tokens: only a race with that removal gets here.
-    if (owner === undefined)
-      throw new OAuthError('token_revoked', 'The owner of this token was removed.');
-    return describeCaller(verified.client, token, owner);
-  });
+  const owner = await store.owners.findById(token.ownerId);
+  // Removing an owner removes its tokens: only a race with that removal gets here.
+  if (owner === undefined)
+    throw new OAuthError('token_revoked', 'The owner of this token was removed.');
+  return describeCaller(verified.client, token, owner);
 }

@@ -13,6 +13,7 @@
  *
  * @example const store = await createCachedStore(inner, { channel, ttlMs: 30_000, maxEntries: 10_000 });
  */
+import { LRUCache } from 'lru-cache';
 import type { InvalidationChannel, InvalidationEvent } from './redis/invalidation.ts';
 import type { Client, Owner, Store, TokenCredential } from './types.ts';
 
@@ -43,64 +44,48 @@ export interface CacheReport {
   readonly received: number;
 }
 
-interface Entry<V> {
-  readonly value: V;
-  readonly expiresAt: number;
-}
-
-/** A Map kept in use order: a hit moves the entry to the end, the first entry is the oldest. */
-class Lru<V> {
-  readonly #entries = new Map<string, Entry<V>>();
-  readonly #max: number;
+/** One bounded cache with a time to live, and what it answered. */
+class Lru<V extends object> {
+  readonly #entries: LRUCache<string, V> | undefined;
   hits = 0;
   misses = 0;
 
-  constructor(max: number) {
-    this.#max = max;
+  constructor(max: number, ttlMs: number, now: () => number) {
+    // Time from the store's clock (tests inject one), read on every lookup (ttlResolution 0).
+    this.#entries =
+      max <= 0
+        ? undefined
+        : new LRUCache<string, V>({ max, ttl: ttlMs, ttlResolution: 0, perf: { now } });
   }
 
-  get size(): number {
-    return this.#entries.size;
+  get(key: string): V | undefined {
+    const value = this.#entries?.get(key);
+    if (value === undefined) this.misses += 1;
+    else this.hits += 1;
+    return value;
   }
 
-  get(key: string, now: number): V | undefined {
-    const entry = this.#entries.get(key);
-    if (entry === undefined || entry.expiresAt <= now) {
-      if (entry !== undefined) this.#entries.delete(key);
-      this.misses += 1;
-      return undefined;
-    }
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    this.hits += 1;
-    return entry.value;
-  }
-
-  set(key: string, value: V, expiresAt: number): void {
-    if (this.#max <= 0) return;
-    this.#entries.delete(key);
-    this.#entries.set(key, { value, expiresAt });
-    while (this.#entries.size > this.#max) {
-      const oldest = this.#entries.keys().next();
-      if (oldest.done === true) break;
-      this.#entries.delete(oldest.value);
-    }
+  set(key: string, value: V): void {
+    this.#entries?.set(key, value);
   }
 
   delete(key: string): void {
-    this.#entries.delete(key);
+    this.#entries?.delete(key);
   }
 
   deleteWhere(test: (value: V) => boolean): void {
-    for (const [key, entry] of this.#entries) if (test(entry.value)) this.#entries.delete(key);
+    if (this.#entries === undefined) return;
+    const doomed: string[] = [];
+    for (const [key, value] of this.#entries.entries()) if (test(value)) doomed.push(key);
+    for (const key of doomed) this.#entries.delete(key);
   }
 
   clear(): void {
-    this.#entries.clear();
+    this.#entries?.clear();
   }
 
   counts(): CacheCounts {
-    return { hits: this.hits, misses: this.misses, entries: this.#entries.size };
+    return { hits: this.hits, misses: this.misses, entries: this.#entries?.size ?? 0 };
   }
 }
 
@@ -121,9 +106,9 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
   const ttlMs = options.ttlMs ?? DEFAULT_CACHE_TTL_MS;
   const max = options.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES;
   const now = options.now ?? Date.now;
-  const clients = new Lru<Client>(max);
-  const tokens = new Lru<TokenCredential>(max);
-  const owners = new Lru<Owner>(max);
+  const clients = new Lru<Client>(max, ttlMs, now);
+  const tokens = new Lru<TokenCredential>(max, ttlMs, now);
+  const owners = new Lru<Owner>(max, ttlMs, now);
   let live = false;
   // Bumped by every invalidation: a read that saw it change while it waited keeps nothing.
   let generation = 0;
@@ -178,7 +163,7 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
   );
   live = true;
 
-  async function cachedFind<V>(
+  async function cachedFind<V extends object>(
     lru: Lru<V>,
     key: string,
     load: (key: string) => Promise<V | undefined>,
@@ -187,12 +172,12 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
       lru.misses += 1;
       return load(key);
     }
-    const cached = lru.get(key, now());
+    const cached = lru.get(key);
     if (cached !== undefined) return cached;
     const seen = generation;
     const value = await load(key);
     // Misses are not kept: a client or token created on another instance must be found.
-    if (value !== undefined && live && seen === generation) lru.set(key, value, now() + ttlMs);
+    if (value !== undefined && live && seen === generation) lru.set(key, value);
     return value;
   }
 
@@ -209,8 +194,6 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
     ...inner,
     clients: {
       ...inner.clients,
-      // This cache answers find(); a peek into the inner store's would bypass its counts.
-      peek: undefined,
       find: (key) => cachedFind(clients, key, (k) => inner.clients.find(k)),
       update: async (key, changes) =>
         announce(await inner.clients.update(key, changes), { kind: 'client', clientKey: key }),
@@ -219,7 +202,6 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
     },
     owners: {
       ...inner.owners,
-      peekById: undefined,
       findById: (id) => cachedFind(owners, id, (i) => inner.owners.findById(i)),
       setPasswordHash: async (id, hash) =>
         announce(await inner.owners.setPasswordHash(id, hash), { kind: 'owner', ownerId: id }),
@@ -229,7 +211,6 @@ export async function createCachedStore(inner: Store, options: CachedStoreOption
     },
     tokenCredentials: {
       ...inner.tokenCredentials,
-      peek: undefined,
       find: (token) => cachedFind(tokens, token, (t) => inner.tokenCredentials.find(t)),
       revoke: async (token, at) =>
         announce(await inner.tokenCredentials.revoke(token, at), { kind: 'token', token }),

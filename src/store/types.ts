@@ -27,14 +27,6 @@ import type {
 
 export type * from './records.ts';
 
-/**
- * A synchronous look into a store's read cache, for the verification hot path: the value
- * find() would resolve to, exactly (a store offers it only where its cache is exact), or
- * undefined when find() must be asked (not cached, or not found). Each awaited lookup costs
- * a promise and a turn of the microtask queue; a cached one need not.
- */
-export type Peek<V> = (key: string) => V | undefined;
-
 export interface ClientStore {
   /**
    * Throws StoreConflictError when the key exists.
@@ -43,11 +35,6 @@ export interface ClientStore {
   create(client: NewClient): Promise<Client>;
   /** Called by: the verification step load-credentials (§3.4), authorization describe (§2.2), clients, tokens, connections, import. */
   find(key: string): Promise<Client | undefined>;
-  /**
-   * What find() would give, without a promise, when the answer is cached; see {@link Peek}.
-   * Called by: the verification step load-credentials, before find().
-   */
-  readonly peek?: Peek<Client> | undefined;
   /** Called by: provider/clients.ts list (CLI, developer portal). */
   list(filter?: { readonly developerId?: string }): Promise<Client[]>;
   /**
@@ -70,11 +57,6 @@ export interface OwnerStore {
   create(owner: NewOwner): Promise<Owner>;
   /** Called by: verifyResourceRequest (the caller's owner), sessions resume, owners. */
   findById(id: string): Promise<Owner | undefined>;
-  /**
-   * What findById() would give, without a promise, when it is cached; see {@link Peek}.
-   * Called by: verifyResourceRequest and sessions resume, before findById().
-   */
-  readonly peekById?: Peek<Owner> | undefined;
   /** Called by: provider/owners.ts authenticate and get; import. */
   findByUsername(username: string): Promise<Owner | undefined>;
   /**
@@ -160,11 +142,6 @@ export interface TokenCredentialStore {
   create(credential: NewTokenCredential): Promise<TokenCredential>;
   /** Called by: the verification step load-credentials (§3), tokens. */
   find(token: string): Promise<TokenCredential | undefined>;
-  /**
-   * What find() would give, without a promise, when the answer is cached; see {@link Peek}.
-   * Called by: the verification step load-credentials, before find().
-   */
-  readonly peek?: Peek<TokenCredential> | undefined;
   /** Called by: provider/tokens.ts list; connections list. */
   list(filter?: {
     readonly ownerId?: string;

@@ -182,7 +182,7 @@ describe('RFC 5849 §3.4.1.1 signature base string', () => {
   });
 
   it('gives each target its own method and URI, however its parts run together', () => {
-    // The encoded method and URI are kept per target: no two targets may share them.
+    // Targets whose parts joined together read alike still get each its own method and URI.
     const targets = [
       { method: 'GET', scheme: 'http', host: 'a.example:81', path: '/p' },
       { method: 'GET', scheme: 'http', host: 'a.example:8', path: '1/p' },

@@ -10,6 +10,7 @@ import {
   HMAC_SHA512,
   parseRsaPublicKey,
   PLAINTEXT,
+  prepareHmacKey,
   RSA_SHA256,
   sharedSecretKey,
   SignatureMethodRegistry,
@@ -111,6 +112,15 @@ describe('RFC 5849 §3.4.2 / §3.4.4 the shared-secret key', () => {
   it('HMAC-SHA1 uses "client&" as the key when there is no token secret', () => {
     const expected = createHmac('sha1', 'kd94hf93k423kf44&').update(BASE).digest('base64');
     assert.equal(HMAC_SHA1.sign(BASE, { clientSecret: 'kd94hf93k423kf44' }), expected);
+  });
+
+  it('HMAC signs with a key prepared beforehand when one is given, and verifies with it', () => {
+    const prepared = {
+      hmacKey: (digest: 'sha1' | 'sha256' | 'sha512') => prepareHmacKey(digest, 'p&q'),
+    };
+    const signature = HMAC_SHA256.sign(BASE, { clientSecret: 'x', tokenSecret: 'y', prepared });
+    assert.equal(signature, HMAC_SHA256.sign(BASE, { clientSecret: 'p', tokenSecret: 'q' }));
+    assert.ok(HMAC_SHA256.verify(BASE, signature, { prepared }));
   });
 
   it('PLAINTEXT ignores the base string', () => {

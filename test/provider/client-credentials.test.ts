@@ -45,6 +45,24 @@ describe('Client credentials', () => {
     assertOk(await twoLegged({ key: rotated.key, secret: rotated.secret }));
   });
 
+  it('refuses the old secret with a token after a rotation, and accepts the new one', async () => {
+    const provider = world.server.provider;
+    const client = await provider.clients.register({ name: 'Rotating with a token' });
+    const token = await provider.tokens.issue({ clientKey: client.key, ownerId: world.owner.id });
+    const me = (secret: string) =>
+      world.call({
+        signatureMethod: 'HMAC-SHA1',
+        transmission: 'header',
+        path: PATHS.me,
+        client: { key: client.key, secret },
+        token,
+      });
+    assertOk(await me(client.secret));
+    const rotated = await provider.clients.rotateSecret(client.key);
+    assertProblem(await me(client.secret), 401, 'signature_invalid');
+    assertOk(await me(rotated.secret));
+  });
+
   it("refuses a removed client's token credentials", async () => {
     const client = await world.server.provider.clients.register({ name: 'Removed' });
     const token = await world.server.provider.tokens.issue({

@@ -93,29 +93,6 @@ describe('SQLite store: the read cache and the nonce group commit', () => {
     assert.equal(await server.tokenCredentials.find(token.token), undefined);
   });
 
-  it('peeks only at what a find has cached, and gives what find gives', async () => {
-    const { client, token } = await grant('peek');
-    await nextTurn();
-    assert.equal(server.clients.peek?.(client.key), undefined);
-    assert.equal(server.tokenCredentials.peek?.(token.token), undefined);
-    const found = await server.tokenCredentials.find(token.token);
-    assert.deepEqual(server.tokenCredentials.peek?.(token.token), found);
-    assert.equal(server.clients.peek?.('no-such-client'), undefined);
-    const owner = await server.owners.findById(token.ownerId);
-    assert.deepEqual(server.owners.peekById?.(token.ownerId), owner);
-  });
-
-  it('peeks past nothing another process committed: a revocation shows on the next turn', async () => {
-    const { token } = await grant('peek-revoke');
-    await server.tokenCredentials.find(token.token);
-    assert.equal(server.tokenCredentials.peek?.(token.token)?.revokedAt, null);
-    await cli.tokenCredentials.revoke(token.token, 3000);
-    await nextTurn();
-    // The cache was dropped: the peek sends the caller to find, which reads the revocation.
-    assert.equal(server.tokenCredentials.peek?.(token.token), undefined);
-    assert.equal((await server.tokenCredentials.find(token.token))?.revokedAt, 3000);
-  });
-
   it('commits nonces of one turn together, each still insert-if-absent', async () => {
     const key = { clientKey: 'c', token: 't', timestamp: 1, nonce: 'batched' };
     const answers = await Promise.all([

@@ -5,10 +5,10 @@
  * secrets (every request carries them in clear), so naming them costs nothing, and no work
  * is spent on a signature that no key could have made (docs/decisions.md).
  */
-import type { KeyObject } from 'node:crypto';
-import { OAuthError, parseRsaPublicKey } from '../../protocol/index.ts';
+import { OAuthError } from '../../protocol/index.ts';
 import type { SignatureKeys } from '../../protocol/index.ts';
 import type { Client, Store, TemporaryCredential, TokenCredential } from '../../store/types.ts';
+import type { CredentialKeys } from '../credential-keys.ts';
 import type { ProtocolParameters, RequestKind } from '../request.ts';
 
 /** The credentials of one request, with the key material its signature method needs. */
@@ -20,62 +20,31 @@ export interface LoadedCredentials extends SignatureKeys {
   readonly temporaryCredential: TemporaryCredential | undefined;
 }
 
-/** Parsed RSA public keys by PEM text: parsed once per client, never per request. */
-const publicKeys = new Map<string, KeyObject | null>();
-
-export function publicKeyFor(client: Client): KeyObject | undefined {
-  const pem = client.rsaPublicKey;
-  if (pem === null) return undefined;
-  let key = publicKeys.get(pem);
-  if (key === undefined) {
-    try {
-      key = parseRsaPublicKey(pem);
-    } catch {
-      key = null; // a key that does not parse verifies nothing
-    }
-    if (publicKeys.size >= 10_000) publicKeys.clear();
-    publicKeys.set(pem, key);
-  }
-  return key ?? undefined;
-}
-
-/**
- * The client and token from the store's read cache, without a promise, when both are
- * cached (the usual resource request); undefined sends the caller to loadCredentials. A
- * cached answer is the one find() would give (store/types.ts, Peek).
- */
-export function loadCachedCredentials(
-  store: Store,
-  protocol: ProtocolParameters,
-  kind: RequestKind,
-): LoadedCredentials | undefined {
-  // A token request is answered from the store itself: it changes what it reads.
-  if (kind === 'exchange' || kind === 'renewal') return undefined;
-  const client = store.clients.peek?.(protocol.consumerKey);
-  if (client === undefined) return undefined;
-  if (protocol.token === undefined) return known(protocol, client, undefined, undefined);
-  const token = store.tokenCredentials.peek?.(protocol.token);
-  if (token === undefined) return undefined;
-  return known(protocol, client, token, undefined);
-}
-
 export async function loadCredentials(
   store: Store,
+  keys: CredentialKeys,
   protocol: ProtocolParameters,
   kind: RequestKind,
 ): Promise<LoadedCredentials> {
   const client = await store.clients.find(protocol.consumerKey);
   if (client === undefined) throw new OAuthError('consumer_key_unknown', 'Unknown client key.');
-  if (protocol.token === undefined) return known(protocol, client, undefined, undefined);
+  if (protocol.token === undefined) return known(keys, protocol, client, undefined, undefined);
   if (kind === 'exchange') {
     return known(
+      keys,
       protocol,
       client,
       undefined,
       await store.temporaryCredentials.find(protocol.token),
     );
   }
-  return known(protocol, client, await store.tokenCredentials.find(protocol.token), undefined);
+  return known(
+    keys,
+    protocol,
+    client,
+    await store.tokenCredentials.find(protocol.token),
+    undefined,
+  );
 }
 
 /**
@@ -83,6 +52,7 @@ export async function loadCredentials(
  * key material (§3.4.2–3.4.4) in the same object: one allocation per request.
  */
 function known(
+  keys: CredentialKeys,
   protocol: ProtocolParameters,
   client: Client,
   tokenCredential: TokenCredential | undefined,
@@ -103,6 +73,9 @@ function known(
     temporaryCredential,
     clientSecret: rsa ? undefined : client.secret,
     tokenSecret,
-    publicKey: rsa ? publicKeyFor(client) : undefined,
+    publicKey: rsa ? keys.publicKey(client) : undefined,
+    // Kept with the records the store cache hands out; a temporary credential is used once.
+    prepared:
+      rsa || temporaryCredential !== undefined ? undefined : keys.prepared(client, tokenCredential),
   };
 }

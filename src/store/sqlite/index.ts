@@ -120,26 +120,19 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const owners = sqliteOwners(db, now);
   const tokenCredentials = sqliteTokenCredentials(db, transaction);
 
-  const clientLookup = cache.cached(clients.find);
-  const ownerLookup = cache.cached(owners.findById);
-  const tokenLookup = cache.cached(tokenCredentials.find);
-
   return {
     clients: {
       ...cache.invalidating(clients, ['find', 'list']),
-      find: clientLookup.find,
-      peek: clientLookup.peek,
+      find: cache.cached(clients.find),
     },
     owners: {
       ...cache.invalidating(owners, ['findById', 'findByUsername', 'findByIdentity', 'list']),
-      findById: ownerLookup.find,
-      peekById: ownerLookup.peek,
+      findById: cache.cached(owners.findById),
     },
     temporaryCredentials: cache.invalidating(sqliteTemporaryCredentials(db, transaction), ['find']),
     tokenCredentials: {
       ...cache.invalidating(tokenCredentials, ['find', 'list', 'count']),
-      find: tokenLookup.find,
-      peek: tokenLookup.peek,
+      find: cache.cached(tokenCredentials.find),
     },
     nonces: sqliteNonces(db, transaction, busyTimeoutMs),
     sessions: sqliteSessions(db),

@@ -6,16 +6,16 @@
  * in the database costs no B-tree lookup at all.
  */
 import type { DatabaseSync } from 'node:sqlite';
-
-/** A cached lookup, and the same cache read without a promise (undefined: ask `find`). */
-export interface CachedLookup<V> {
-  readonly find: (key: string) => Promise<V | undefined>;
-  readonly peek: (key: string) => V | undefined;
-}
+import { LRUCache } from 'lru-cache';
 
 export interface ReadCache {
-  /** Wraps a lookup by key; only found values are kept (a miss is not remembered). */
-  cached<V>(load: (key: string) => Promise<V | undefined>): CachedLookup<V>;
+  /**
+   * Wraps a lookup by key; only found values are kept (a miss is not remembered), up to
+   * `maxEntries` per lookup, the least recently used dropped first.
+   */
+  cached<V extends object>(
+    load: (key: string) => Promise<V | undefined>,
+  ): (key: string) => Promise<V | undefined>;
   /** Wraps every method of `target` but those named in `reads` so that it clears the cache. */
   invalidating<T extends object>(target: T, reads: readonly (keyof T)[]): T;
   clear(): void;
@@ -23,14 +23,14 @@ export interface ReadCache {
 
 export function readCacheOn(db: DatabaseSync, maxEntries = 10_000): ReadCache {
   const version = db.prepare('PRAGMA data_version');
-  const maps: Map<string, unknown>[] = [];
+  const caches: { clear(): void }[] = [];
   let seen: unknown;
   // Bumped by every clear, so a lookup that raced a write does not store what it read.
   let generation = 0;
 
   function clear(): void {
     generation++;
-    for (const map of maps) map.clear();
+    for (const cache of caches) cache.clear();
   }
 
   // Checked once per turn of the event loop: a commit elsewhere is seen by the next turn.
@@ -52,26 +52,18 @@ export function readCacheOn(db: DatabaseSync, maxEntries = 10_000): ReadCache {
 
   return {
     clear,
-    cached<V>(load: (key: string) => Promise<V | undefined>) {
-      const map = new Map<string, V>();
-      maps.push(map as Map<string, unknown>);
-      // Both check data_version first (once per turn), so a peek is as exact as a find.
-      const peek = (key: string): V | undefined => {
+    cached<V extends object>(load: (key: string) => Promise<V | undefined>) {
+      const cache = new LRUCache<string, V>({ max: maxEntries });
+      caches.push(cache);
+      return async (key: string): Promise<V | undefined> => {
         if (db.isOpen) validate();
-        return map.get(key);
-      };
-      const find = async (key: string): Promise<V | undefined> => {
-        const hit = peek(key);
+        const hit = cache.get(key);
         if (hit !== undefined) return hit;
         const loadedIn = generation;
         const value = await load(key);
-        if (value !== undefined && loadedIn === generation) {
-          if (map.size >= maxEntries) map.delete(map.keys().next().value as string);
-          map.set(key, value);
-        }
+        if (value !== undefined && loadedIn === generation) cache.set(key, value);
         return value;
       };
-      return { find, peek };
     },
     invalidating<T extends object>(target: T, reads: readonly (keyof T)[]): T {
       const wrapped: Record<string, unknown> = {};
