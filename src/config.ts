@@ -26,11 +26,23 @@ import {
 } from './config-values.ts';
 import type { Setting } from './config-values.ts';
 import { checkRules } from './http/gateway-rules.ts';
+import { keySetOf } from './store/key-file.ts';
 import { DEFAULT_NAME_CLAIMS, DEFAULT_OIDC_SCOPES, issuerProblem } from './provider/identity.ts';
 import type { GatewayRule } from './http/gateway-rules.ts';
 
 export { ConfigError, SettingProblem } from './config-values.ts';
 export type { Setting } from './config-values.ts';
+
+/** `secretKey`: one or more keys; the message never repeats the value. */
+function secretKeys(raw: unknown): string {
+  if (typeof raw !== 'string') throw new SettingProblem('must be base64 keys');
+  try {
+    keySetOf(raw);
+  } catch {
+    throw new SettingProblem('must be 32 random bytes in base64 (openssl rand -base64 32)');
+  }
+  return raw;
+}
 
 /**
  * Every setting. The TSDoc of each entry is its documentation (copied into
@@ -292,6 +304,35 @@ export const settings = {
     secret: true,
   },
   /**
+   * The key that seals client, token and temporary-credential secrets in the database
+   * (AES-256-GCM, docs/security.md "Secrets at rest"): 32 random bytes in base64
+   * (`openssl rand -base64 32`). Several keys may be given, separated by commas: the first
+   * seals, the others are still read (a rotation across instances). Takes precedence over
+   * `secretKeyFile`. No flag: a command line is visible to every user of the machine.
+   */
+  secretKey: {
+    env: 'LATCHKEY_SECRET_KEY',
+    flag: undefined,
+    summary: 'key sealing the secrets at rest (base64, 32 bytes)',
+    default: undefined,
+    parse: optional(secretKeys),
+    secret: true,
+  },
+  /**
+   * A key file sealing the secrets at rest (JSON, written 0600; created with a new key when
+   * missing; `latchkey keys rotate` adds keys to it). Unset with an SQLite database and no
+   * `secretKey`: `latchkey.key` beside the database file, created on first use. Unset with
+   * PostgreSQL and no `secretKey`: secrets are stored in clear, and `serve` says so.
+   */
+  secretKeyFile: {
+    env: 'LATCHKEY_SECRET_KEY_FILE',
+    flag: '--secret-key-file <path>',
+    summary: 'key file sealing the secrets at rest',
+    default: undefined,
+    parse: optional(path),
+    isPath: true,
+  },
+  /**
    * Where resource owners come from (docs/identity.md): `local` (Latchkey's own accounts,
    * made with `latchkey users add`), `oidc` (the team's OpenID Connect provider: set the
    * `oidc.*` settings) or `delegated` (the team's own login app, which accepts a login
@@ -514,6 +555,8 @@ export const storeSettingNames = [
   'redisPrefix',
   'cacheTtlSeconds',
   'cacheMaxEntries',
+  'secretKey',
+  'secretKeyFile',
 ] as const satisfies readonly SettingName[];
 
 export interface ConfigSources {

@@ -38,9 +38,13 @@ export async function openStore(
   config: LatchkeyConfig,
   use: { readonly shortLived?: boolean } = { shortLived: true },
 ): Promise<Store> {
-  const { openStore: open } = await import('../store/open.ts');
+  const [{ openStore: open }, { chooseKeys }] = await Promise.all([
+    import('../store/open.ts'),
+    import('./secret-keys.ts'),
+  ]);
   try {
     return await open(config.database, {
+      keyring: chooseKeys(config).keyring,
       ...(config.redis === undefined ? {} : { redis: config.redis }),
       schema: config.postgresSchema,
       redisPrefix: config.redisPrefix,

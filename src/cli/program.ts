@@ -5,6 +5,7 @@ import { registerAuthorize } from './commands/authorize.ts';
 import { registerClients } from './commands/clients.ts';
 import { registerExport } from './commands/export.ts';
 import { registerImport } from './commands/import.ts';
+import { registerKeys } from './commands/keys.ts';
 import { registerMigrate } from './commands/migrate.ts';
 import { registerRequest } from './commands/request.ts';
 import { registerServe } from './commands/serve.ts';
@@ -38,5 +39,6 @@ export function buildProgram(): Command {
   registerAuthorize(program);
   registerRequest(program);
   registerMigrate(program);
+  registerKeys(program);
   return program;
 }

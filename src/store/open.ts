@@ -10,6 +10,7 @@
 import type { Redis } from 'ioredis';
 import { createCachedStore } from './cached.ts';
 import { createSqliteStore } from './sqlite/index.ts';
+import type { Keyring } from './sealing.ts';
 import type { Store } from './types.ts';
 
 export interface OpenStoreOptions {
@@ -31,6 +32,8 @@ export interface OpenStoreOptions {
    * could otherwise keep waiting past the busy timeout).
    */
   readonly checkpointIntervalMs?: number;
+  /** The keys that seal secrets at rest (src/store/key-file.ts); without it, secrets in clear. */
+  readonly keyring?: Keyring | undefined;
 }
 
 export function isPostgresUrl(url: string): boolean {
@@ -49,6 +52,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     }
     return createSqliteStore({
       path: url,
+      keyring: options.keyring,
       ...(now === undefined ? {} : { now }),
       ...(options.checkpointIntervalMs === undefined
         ? {}
@@ -71,6 +75,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     redis = redisUrl === undefined ? undefined : await connectRedis(redisUrl);
     const store = await createPostgresStore({
       connectionString: url,
+      keyring: options.keyring,
       ...(redis === undefined ? {} : { redis }),
       ...(options.schema === undefined ? {} : { schema: options.schema }),
       ...(options.redisPrefix === undefined ? {} : { redisPrefix: options.redisPrefix }),

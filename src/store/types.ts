@@ -416,6 +416,23 @@ export interface TransferStore {
   tokensAfter(after: string | undefined, limit: number): Promise<TokenCredential[]>;
 }
 
+/**
+ * Secrets at rest (src/store/sealing.ts): which keys the stored secrets of clients, temporary
+ * and token credentials are sealed under, and re-sealing them under the current key (after a
+ * key is first configured, or rotated). Used by `latchkey keys` and at start-up.
+ */
+export interface SealedSecretStore {
+  /** Rows per key id over the three tables; '' counts the secrets stored in clear. */
+  countByKey(): Promise<Map<string, number>>;
+  /**
+   * Re-seals, under the current key, every secret that is in clear or under another key, in
+   * batches of `batchSize` rows (each its own short transaction, so the store keeps serving);
+   * a row changed meanwhile is left to its writer. Returns how many it re-sealed; 0 without a
+   * current key.
+   */
+  reseal(options?: { readonly batchSize?: number }): Promise<number>;
+}
+
 export interface Store {
   readonly clients: ClientStore;
   readonly owners: OwnerStore;
@@ -426,6 +443,7 @@ export interface Store {
   readonly attempts: AttemptStore;
   readonly transfer: TransferStore;
   readonly loginChallenges: LoginChallengeStore;
+  readonly secrets: SealedSecretStore;
   /** True when the backing services answer (for /readyz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

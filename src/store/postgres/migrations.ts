@@ -150,6 +150,18 @@ export const migrations: readonly string[] = [
   ALTER TABLE token_credentials ADD COLUMN session_handle_hash TEXT;
   ALTER TABLE token_credentials ADD COLUMN session_expires_at BIGINT;
   `,
+  // 6: secrets at rest (src/store/sealing.ts): the id of the key each secret is sealed under,
+  // null for one in clear (sealed by the next start with a key, or `latchkey keys reseal`);
+  // verifiers kept only as digests (SHA-256, base64url without padding, as the provider's).
+  `
+  ALTER TABLE clients ADD COLUMN secret_key_id TEXT;
+  ALTER TABLE temporary_credentials ADD COLUMN secret_key_id TEXT;
+  ALTER TABLE token_credentials ADD COLUMN secret_key_id TEXT;
+  UPDATE temporary_credentials
+    SET verifier = rtrim(translate(encode(sha256(convert_to(verifier, 'UTF8')), 'base64'),
+      '+/', '-_'), '=')
+    WHERE verifier IS NOT NULL;
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */

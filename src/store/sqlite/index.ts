@@ -9,6 +9,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
 import { sqliteAttempts } from './attempts.ts';
 import { sqliteClients } from './clients.ts';
@@ -17,6 +18,7 @@ import { startCheckpointer, type CheckpointReport } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
 import { sqliteNonces } from './nonces.ts';
 import { sqliteOwners } from './owners.ts';
+import { sqliteSealedSecrets } from './sealed-secrets.ts';
 import { sqliteSessions } from './sessions.ts';
 import { sqliteTemporaryCredentials } from './temporary-credentials.ts';
 import { sqliteTokenCredentials } from './token-credentials.ts';
@@ -41,6 +43,8 @@ export interface SqliteStoreOptions {
   readonly maxWalBytes?: number;
   /** Told of each RESTART or TRUNCATE checkpoint the worker runs (diagnostics, tests). */
   readonly onCheckpoint?: (report: CheckpointReport) => void;
+  /** The keys that seal secrets at rest (src/store/key-file.ts); without it, secrets in clear. */
+  readonly keyring?: Keyring | undefined;
 }
 
 /**
@@ -109,9 +113,10 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
   // Clients, tokens and owners are read on every verified request and rarely change.
   const cache = readCacheOn(db);
-  const clients = sqliteClients(db, now);
+  const sealer = createSealer(options.keyring);
+  const clients = sqliteClients(db, now, sealer);
   const owners = sqliteOwners(db, now);
-  const tokenCredentials = sqliteTokenCredentials(db, transaction);
+  const tokenCredentials = sqliteTokenCredentials(db, transaction, sealer);
 
   const clientLookup = cache.cached(clients.find);
   const ownerLookup = cache.cached(owners.findById);
@@ -128,7 +133,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       findById: ownerLookup.find,
       peekById: ownerLookup.peek,
     },
-    temporaryCredentials: cache.invalidating(sqliteTemporaryCredentials(db, transaction), ['find']),
+    temporaryCredentials: cache.invalidating(sqliteTemporaryCredentials(db, transaction, sealer), [
+      'find',
+    ]),
     tokenCredentials: {
       ...cache.invalidating(tokenCredentials, ['find', 'list', 'count']),
       find: tokenLookup.find,
@@ -137,8 +144,12 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     nonces: sqliteNonces(db, transaction, busyTimeoutMs),
     sessions: sqliteSessions(db),
     attempts: sqliteAttempts(db, transaction),
-    transfer: cache.invalidating(sqliteTransfer(db, transaction), ['clientsAfter', 'tokensAfter']),
+    transfer: cache.invalidating(sqliteTransfer(db, transaction, sealer), [
+      'clientsAfter',
+      'tokensAfter',
+    ]),
     loginChallenges: sqliteLoginChallenges(db),
+    secrets: sqliteSealedSecrets(db, transaction, sealer),
     async ping() {
       try {
         ping.get();

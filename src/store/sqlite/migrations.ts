@@ -4,6 +4,7 @@
  * change, so a migration is applied whole or not at all. Append only: never edit a released
  * entry, add a new one.
  */
+import { createHash } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 
 export const migrations: readonly string[] = [
@@ -178,6 +179,15 @@ export const migrations: readonly string[] = [
   ALTER TABLE token_credentials ADD COLUMN session_handle_hash TEXT;
   ALTER TABLE token_credentials ADD COLUMN session_expires_at INTEGER;
   `,
+  // 8: secrets at rest (src/store/sealing.ts): the id of the key each secret is sealed under,
+  // null for one in clear (sealed by the next start with a key, or `latchkey keys reseal`);
+  // verifiers kept only as digests (latchkey_digest: SHA-256, base64url, as the provider's).
+  `
+  ALTER TABLE clients ADD COLUMN secret_key_id TEXT;
+  ALTER TABLE temporary_credentials ADD COLUMN secret_key_id TEXT;
+  ALTER TABLE token_credentials ADD COLUMN secret_key_id TEXT;
+  UPDATE temporary_credentials SET verifier = latchkey_digest(verifier) WHERE verifier IS NOT NULL;
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */
@@ -193,6 +203,10 @@ export function schemaVersion(db: DatabaseSync): number {
  * rather than used with a schema we do not know.
  */
 export function applyMigrations(db: DatabaseSync): number {
+  // Migration 8 digests the stored verifiers as the provider does (src/provider/sessions.ts).
+  db.function('latchkey_digest', { deterministic: true }, (value) =>
+    typeof value === 'string' ? createHash('sha256').update(value).digest('base64url') : value,
+  );
   // A migration may rebuild a table others refer to (SQLite's documented ALTER TABLE
   // procedure): with foreign keys on, dropping the old table would cascade its deletes. The
   // pragma has no effect inside a transaction, so it is set around it, and the keys are
