@@ -1,4 +1,4 @@
-// Writes docs/configuration.md from the settings table of src/config.ts: the TSDoc of each
+// Writes docs/configuration.md from the settings table of src/cli/config/config.ts: the TSDoc of each
 // entry is its description, the entry itself gives the flag, variable and default
 // (oidc-provider generates its configuration docs the same way). `npm run docs:config`
 // runs it; test/cli/configuration-docs.test.ts fails when the committed file drifts.
@@ -6,10 +6,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import ts from 'typescript';
-import { settingNames, settings } from '../src/config.ts';
-import type { Setting, SettingName } from '../src/config.ts';
+import { settingNames, settings } from '../src/cli/config/config.ts';
+import type { Setting, SettingName } from '../src/cli/config/config.ts';
 
-const configSource = fileURLToPath(new URL('../src/config.ts', import.meta.url));
+const configSource = fileURLToPath(new URL('../src/cli/config/config.ts', import.meta.url));
 export const docsPath = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
 
 /** The TSDoc text of each entry of `settings`, by setting name. */
@@ -81,7 +81,7 @@ export async function renderConfigDocs(): Promise<string> {
     const setting: Setting<unknown> = settings[name];
     const doc = docs.get(name);
     if (doc === undefined || doc === '')
-      throw new Error(`settings.${name} has no TSDoc in src/config.ts`);
+      throw new Error(`settings.${name} has no TSDoc in src/cli/config/config.ts`);
     return [
       `### \`${name}\``,
       '',
@@ -97,7 +97,7 @@ export async function renderConfigDocs(): Promise<string> {
   const markdown = [
     '# Configuration',
     '',
-    '<!-- Generated from the settings table in src/config.ts by `npm run docs:config`. Do not edit by hand. -->',
+    '<!-- Generated from the settings table in src/cli/config/config.ts by `npm run docs:config`. Do not edit by hand. -->',
     '',
     'Every `latchkey` command reads one configuration. Each setting can come from a flag of',
     '`latchkey serve` (the commands that use the database take `--database` and `--config`), from a',

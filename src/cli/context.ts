@@ -2,7 +2,7 @@
  * Opening the store and the provider a command works on, and closing them afterwards. They
  * are loaded on first use, so `--help` and usage errors answer without loading them.
  */
-import type { LatchkeyConfig } from '../config.ts';
+import type { LatchkeyConfig } from './config/config.ts';
 import type { Policy, Provider } from '../provider/index.ts';
 import type { Store } from '../store/index.ts';
 import { CommandFailure } from './errors.ts';
@@ -14,6 +14,8 @@ export async function policyOf(config: LatchkeyConfig): Promise<Partial<Policy>>
     timestampWindowSeconds: config.timestampWindowSeconds,
     temporaryCredentialLifetimeSeconds: config.temporaryCredentialLifetimeSeconds,
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? null,
+    sessionTokenLifetimeSeconds: config.sessionTokenLifetimeSeconds,
+    sessionLifetimeSeconds: config.sessionLifetimeSeconds,
     signatureMethods: new SignatureMethodRegistry().only(config.signatureMethods),
     realm: config.realm,
   };

@@ -8,6 +8,7 @@
  * running it again copies only what is new.
  */
 import type { Store } from '../store/types.ts';
+import { usableUntil } from '../provider/index.ts';
 
 export interface CopyReport {
   readonly owners: number;
@@ -40,7 +41,9 @@ export async function copyStore(from: Store, to: Store, now: number): Promise<Co
   }
   const lastUsed = new Map<string, number>();
   for (const token of await from.tokenCredentials.list()) {
-    const dead = token.revokedAt !== null || (token.expiresAt !== null && token.expiresAt <= now);
+    // An expired token whose session can renew it is alive (session extension).
+    const until = usableUntil(token);
+    const dead = token.revokedAt !== null || (until !== null && until <= now);
     if (dead || (await to.tokenCredentials.find(token.token)) !== undefined) {
       skipped += 1;
       continue;

@@ -3,6 +3,7 @@
  * left open). Latchkey serves a JSON document at /.well-known/oauth1-provider; a server
  * without one is assumed to use Latchkey's default paths.
  */
+import { defaultPaths } from '../http/options.ts';
 import { CommandFailure } from './errors.ts';
 
 export interface Endpoints {
@@ -22,9 +23,9 @@ function absolute(server: string, path: string): string {
 
 export async function discoverEndpoints(server: string): Promise<Endpoints> {
   const fallback: Endpoints = {
-    requestToken: absolute(server, '/oauth/request_token'),
-    authorize: absolute(server, '/oauth/authorize'),
-    accessToken: absolute(server, '/oauth/access_token'),
+    requestToken: absolute(server, defaultPaths.requestToken),
+    authorize: absolute(server, defaultPaths.authorize),
+    accessToken: absolute(server, defaultPaths.accessToken),
     signatureMethods: undefined,
     advertised: false,
   };

@@ -6,7 +6,7 @@
  */
 import { CommanderError } from 'commander';
 import { OAuthResponseError } from '../client/flow.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from './config/config.ts';
 import { InputError, NotFoundError } from '../provider/input-error.ts';
 
 export const EXIT_FAILURE = 1;

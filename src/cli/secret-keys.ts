@@ -5,9 +5,9 @@
  * PostgreSQL and neither, none: secrets in clear, and `serve` says so.
  */
 import { dirname, join } from 'node:path';
-import type { LatchkeyConfig } from '../config.ts';
+import type { LatchkeyConfig } from './config/config.ts';
 import { ensureKeyFile, fileKeyring, fixedKeyring, keySetOf } from '../store/key-file.ts';
-import { isPostgresUrl } from '../store/open.ts';
+import { isPostgresUrl } from '../store/locations.ts';
 import type { Keyring } from '../store/sealing.ts';
 
 export type KeyChoice =

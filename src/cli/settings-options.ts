@@ -1,11 +1,11 @@
 /**
- * Flags from the settings table (src/config.ts), and the configuration of one command run:
+ * Flags from the settings table (src/cli/config/config.ts), and the configuration of one command run:
  * its flags, then the environment, then the config file, then the defaults.
  */
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { loadConfig, settings } from '../config.ts';
-import type { LatchkeyConfig, Setting, SettingName } from '../config.ts';
+import { loadConfig, settings } from './config/config.ts';
+import type { LatchkeyConfig, Setting, SettingName } from './config/config.ts';
 
 /** Which setting each option attribute (`tlsCert` for `--tls-cert`) sets, per command. */
 const settingOfAttribute = new WeakMap<Command, Map<string, SettingName>>();

@@ -6,6 +6,8 @@
  * cookies.
  */
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -13,7 +15,7 @@ import helmet from '@fastify/helmet';
 import { createErrorHandler } from './error-reply.ts';
 import { clientOrigin } from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
-import { defaultPaths } from './options.ts';
+import { DEFAULT_BODY_LIMIT, defaultPaths } from './options.ts';
 import type { AppOptions, FlowPaths } from './options.ts';
 import type { IdentityOptions } from '../provider/index.ts';
 import { registerAdvertisement } from './routes/advertisement.ts';
@@ -24,6 +26,7 @@ import { pageSecurityHeaders } from './page-security.ts';
 import { createRequestIds } from './request-id.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerHealthRoutes } from './routes/health.ts';
+import { registerOpenApi } from './openapi.ts';
 
 /** What the pages plugin receives from the app. */
 export interface PagesContext {
@@ -45,11 +48,30 @@ export interface BuildOptions extends AppOptions {
   readonly pages?: FastifyPluginAsync<PagesContext> | undefined;
 }
 
-const DEFAULT_BODY_LIMIT = 64 * 1024;
 const loggerDefaults = {
   serializers: logSerializers,
   formatters: { log: censorSecretFields },
 };
+
+const CONNECT_BODY = 'CONNECT is not supported: this server is not a proxy.\n';
+const CONNECT_REFUSAL = [
+  'HTTP/1.1 405 Method Not Allowed',
+  'Allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  'Content-Type: text/plain; charset=utf-8',
+  `Content-Length: ${Buffer.byteLength(CONNECT_BODY)}`,
+  'Connection: close',
+  '',
+  CONNECT_BODY,
+].join('\r\n');
+
+/**
+ * Answers CONNECT (any target) like any unsupported method: 405, then the connection closes.
+ * Latchkey is no forward proxy, so no tunnel is ever opened.
+ */
+function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  socket.end(CONNECT_REFUSAL);
+}
 
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const provider = options.provider;
@@ -79,7 +101,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     genReqId: createRequestIds(),
     // One access line per request instead of Fastify's two (log-serializers.ts).
     logController: new AccessLog(),
+    // Route schemas validate as written: a number is not turned into the string a schema wants.
+    ajv: { customOptions: { coerceTypes: false } },
   }) as unknown as FastifyInstance;
+  // Response schemas describe (route-schemas.ts); JSON is written by JSON.stringify as before,
+  // so declaring a response changes no byte a client receives.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   const baseUrlOf = (request: FastifyRequest): string => {
     if (options.publicUrl !== undefined) return options.publicUrl;
@@ -88,7 +115,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     return `${scheme}://${host}`;
   };
 
+  // Node hands CONNECT to a `connect` listener and, without one, closes the socket unanswered.
+  app.server.on('connect', refuseConnect);
   app.setErrorHandler(createErrorHandler(provider.policy.realm));
+  // First: it records every route added after it (GET /openapi.json, http/openapi.ts).
+  await registerOpenApi(app, { baseUrlOf });
   // Before every other route, so its hooks count them all (docs/events.md).
   registerMetrics(app, { provider, paths, transport, options: options.metrics });
   registerHealthRoutes(app, provider.store);
@@ -107,7 +138,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     );
     registerFlowRoutes(scope, provider, paths, transport);
     registerApiMe(scope, provider, transport);
-    registerAdvertisement(scope, provider, paths, baseUrlOf);
+    registerAdvertisement(scope, provider, paths, {
+      publicUrl: options.publicUrl,
+      tls: transport.tls,
+    });
   });
 
   if (options.pages !== undefined) {

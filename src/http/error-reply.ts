@@ -1,7 +1,8 @@
 /**
  * The one place an error becomes an HTTP answer on the OAuth routes: an OAuthError's status,
- * a form-encoded `oauth_problem` body, `WWW-Authenticate` on 401 (§3.5.1); a store outage is
- * 503 with Retry-After (fail closed); anything unexpected is a bare 500 with no detail.
+ * a form-encoded `oauth_problem` body, `WWW-Authenticate` on 401 (§3.5.1); a store outage (a
+ * database away, a full disk) is 503 `temporarily_unavailable` with Retry-After (fail closed);
+ * anything unexpected is a bare 500 with no detail.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError, problemChallenge, problemFormBody } from '../protocol/index.ts';
@@ -9,6 +10,8 @@ import { StoreUnavailableError } from '../store/types.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 const TEXT = 'text/plain; charset=utf-8';
+/** How long a client waits before retrying after a store outage (503). */
+const RETRY_AFTER_SECONDS = '5';
 
 /** An error's answer, the same from every adapter (Fastify app, gateway, middleware). */
 export interface FailureAnswer {
@@ -28,13 +31,23 @@ export function failureAnswer(error: unknown, realm: string): FailureAnswer {
     const headers: Record<string, string> = { 'content-type': FORM, 'cache-control': 'no-store' };
     if (oauthError.status === 401)
       headers['www-authenticate'] = problemChallenge(oauthError, realm);
+    if (oauthError.retryAfterSeconds !== undefined)
+      headers['retry-after'] = String(oauthError.retryAfterSeconds);
     return { status: oauthError.status, headers, body: problemFormBody(oauthError) };
   }
   if (error instanceof StoreUnavailableError) {
+    const unavailable = new OAuthError(
+      'temporarily_unavailable',
+      'The service is temporarily unavailable; try again shortly.',
+    );
     return {
-      status: 503,
-      headers: { 'retry-after': '5', 'content-type': TEXT },
-      body: 'The service is temporarily unavailable; try again shortly.',
+      status: unavailable.status,
+      headers: {
+        'retry-after': RETRY_AFTER_SECONDS,
+        'content-type': FORM,
+        'cache-control': 'no-store',
+      },
+      body: problemFormBody(unavailable),
     };
   }
   return { status: 500, headers: { 'content-type': TEXT }, body: 'Internal server error.' };

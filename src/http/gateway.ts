@@ -13,7 +13,9 @@ import httpProxy from '@fastify/http-proxy';
 import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { OAuthError, percentDecode, percentEncode } from '../protocol/index.ts';
 import type { LtiLaunch, Provider } from '../provider/index.ts';
-import { checkRules, matchRule } from './gateway-rules.ts';
+import { latchkeyCookieNames } from './cookie-names.ts';
+import { normalizeGatewayPath } from './gateway-path.ts';
+import { matchRule, parseGatewayRules } from './gateway-rules.ts';
 import type { GatewayRule } from './gateway-rules.ts';
 import { needsBodyBytes, readBodyBytes, toIncomingRequest } from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
@@ -49,8 +51,11 @@ const DEFAULT_HEADERS: IdentityHeaderNames = {
   scope: 'X-OAuth-Scope',
 };
 
-/** Set by verification on the request (a decoration, so every request keeps one shape). */
+/** Set on the request (decorations, so every request keeps one shape). */
 interface WithCaller {
+  /** The normalized path (gateway-path.ts): the rules match it and the upstream receives it. */
+  latchkeyGatewayPath: string;
+  /** Set by verification. */
   latchkeyGatewayCaller: OAuthCaller | null;
   /** Set on a verified launch on an `lti` path (docs/lti.md). */
   latchkeyGatewayLaunch: LtiLaunch | null;
@@ -74,26 +79,44 @@ export function withoutProtocolParameters(encoded: string): string {
     .join('&');
 }
 
+/** A Cookie header without Latchkey's own cookies (cookie-names.ts), the rest as sent. */
+export function withoutLatchkeyCookies(header: string): string {
+  if (!header.includes('latchkey_')) return header;
+  return header
+    .split(';')
+    .filter((pair) => {
+      const equals = pair.indexOf('=');
+      return !latchkeyCookieNames.has((equals < 0 ? pair : pair.slice(0, equals)).trim());
+    })
+    .map((pair) => pair.trim())
+    .join('; ');
+}
+
 export async function registerGateway(
   app: FastifyInstance,
   provider: Provider,
   options: GatewayOptions,
   transport: TransportSettings,
 ): Promise<void> {
-  const rules = options.rules ?? [];
-  checkRules(rules);
+  const rules = parseGatewayRules(options.rules ?? []);
   const names = { ...DEFAULT_HEADERS, ...options.identityHeaders };
   const identity = [names.client, names.owner, names.ownerName, names.scope].map((name) =>
     name.toLowerCase(),
   );
   const [client, owner, ownerName, scopeHeader] = identity as [string, string, string, string];
+  const identitySpellings = new Set(identity.map((name) => name.replaceAll('_', '-')));
   const responseTimeout = options.responseTimeoutMs ?? 30_000;
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
 
   async function verifyForUpstream(request: FastifyRequest): Promise<void> {
-    const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
+    const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
     const rule = matchRule(rules, request.method, path);
-    if (rule.access === 'public') return; // the decoration's default: no caller
+    if (rule.access === 'public') {
+      // No caller (the decoration's default), and no protocol parameters either: a client
+      // that signs every request still sends them, and the upstream is never shown them.
+      if (typeof request.body === 'string') request.body = withoutProtocolParameters(request.body);
+      return;
+    }
     if (rule.lti) {
       const verified = await provider.verifyLtiLaunch(toIncomingRequest(request, transport));
       (request as FastifyRequest & WithCaller).latchkeyGatewayCaller = verified.caller;
@@ -111,9 +134,20 @@ export async function registerGateway(
   }
 
   await app.register(async function gatewayScope(scope) {
+    // The proxied routes are the upstream's API, not Latchkey's: left out of /openapi.json.
+    scope.addHook('onRoute', function hideProxiedRoute(route) {
+      route.schema ??= { hide: true };
+    });
     // A form body is read as text for the signature; every other body streams through.
     scope.decorateRequest('latchkeyGatewayCaller', null);
     scope.decorateRequest('latchkeyGatewayLaunch', null);
+    scope.decorateRequest('latchkeyGatewayPath', '/');
+    // Normalized once, before anything reads the path; an ambiguous one is a 400 here.
+    scope.addHook('onRequest', async function normalizePath(request) {
+      (request as FastifyRequest & WithCaller).latchkeyGatewayPath = normalizeGatewayPath(
+        request.raw.url ?? '/',
+      );
+    });
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -123,7 +157,7 @@ export async function registerGateway(
     // Any other body streams through, unless oauth_body_hash must be checked against it:
     // then its bytes are read (up to the body limit), verified, and exactly those forwarded.
     scope.addContentTypeParser('*', function otherBody(request, payload, done) {
-      const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
+      const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
       const rule = matchRule(rules, request.method, path);
       if (rule.access === 'public' || !needsBodyBytes(request.raw, rule.requireBodyHash)) {
         done(null, payload);
@@ -138,10 +172,17 @@ export async function registerGateway(
       // The app writes one access line per request; reply-from would add two more.
       disableRequestLogging: true,
       preHandler(request, reply, done) {
+        const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
         verifyForUpstream(request).then(
-          () => done(),
+          () => {
+            // Verified against the target as sent (the signature covers it); from here on
+            // the request is the normalized path, so the proxy plugin checks what is forwarded.
+            const url = request.raw.url ?? '/';
+            const question = url.indexOf('?');
+            request.raw.url = question < 0 ? path : path + url.slice(question);
+            done();
+          },
           (error: unknown) => {
-            const path = (request.raw.url ?? '/').split('?')[0] ?? '/';
             if (!(error instanceof OAuthError) || !matchRule(rules, request.method, path).lti) {
               return done(error as Error);
             }
@@ -158,11 +199,12 @@ export async function registerGateway(
         bodyTimeout: responseTimeout,
       },
       handler(request: FastifyRequest, reply: FastifyReply, _dest: string, replyOptions: object) {
-        // Our own destination: the path as sent and the query without oauth_* pairs, byte
-        // for byte (the plugin's default re-serializes the query and loses repeated names).
+        // Our own destination: the normalized path the rules matched, and the query without
+        // oauth_* pairs byte for byte (the plugin's default re-serializes the query and loses
+        // repeated names).
+        const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
         const url = request.raw.url ?? '/';
         const question = url.indexOf('?');
-        const path = question < 0 ? url : url.slice(0, question);
         const query = question < 0 ? '' : withoutProtocolParameters(url.slice(question + 1));
         // A body read for its hash goes on as the same bytes, headers untouched (reply-from
         // would re-encode a JSON body it holds as a value).
@@ -173,7 +215,21 @@ export async function registerGateway(
         rewriteRequestHeaders(request, headers) {
           // `headers` is reply-from's own copy for this request, so it is edited in place.
           delete headers['authorization'];
-          for (const name of identity) delete headers[name];
+          // Every spelling an upstream may read as an identity header: WSGI, CGI, PHP and
+          // many frameworks turn both `X-OAuth-Owner` and `X_OAuth_Owner` into
+          // HTTP_X_OAUTH_OWNER, so a copy with underscores is as forged as one with hyphens.
+          for (const name of Object.keys(headers)) {
+            if (identitySpellings.has(name.toLowerCase().replaceAll('_', '-')))
+              delete headers[name];
+          }
+          // Latchkey's own session, CSRF and sign-in cookies are its credentials, not the
+          // app's: the upstream gets every other cookie and never these.
+          const cookies = headers['cookie'];
+          if (typeof cookies === 'string') {
+            const kept = withoutLatchkeyCookies(cookies);
+            if (kept === '') delete headers['cookie'];
+            else headers['cookie'] = kept;
+          }
           for (const name of Object.keys(headers)) if (isLtiHeader(name)) delete headers[name];
           const caller = (request as FastifyRequest & WithCaller).latchkeyGatewayCaller;
           if (caller !== null) {

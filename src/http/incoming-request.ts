@@ -21,7 +21,8 @@ export function toIncomingRequest(
 ): IncomingRequest {
   const body = typeof request.body === 'string' ? request.body : undefined;
   const rawBody = Buffer.isBuffer(request.body) ? request.body : undefined;
-  return incomingFromNode(request.raw, body, transport, undefined, rawBody);
+  // request.ip: the socket's peer, or the client a trusted proxy names (X-Forwarded-For).
+  return incomingFromNode(request.raw, body, transport, undefined, rawBody, request.ip);
 }
 
 /** The same from a plain node:http request and its raw body text (middleware adapters). */
@@ -33,6 +34,8 @@ export function incomingFromNode(
   originalUrl?: string,
   /** The bytes of a body that is not form-encoded, when read (for oauth_body_hash). */
   rawBody?: Uint8Array,
+  /** The client's address, where the framework knows it better than the socket (a proxy). */
+  address?: string,
 ): IncomingRequest {
   const url = originalUrl ?? request.url ?? '/';
   const question = url.indexOf('?');
@@ -50,6 +53,7 @@ export function incomingFromNode(
     body,
     rawBody,
     secure: isSecureChannel(request, transport, scheme),
+    address: address ?? request.socket?.remoteAddress,
   };
 }
 

@@ -13,6 +13,7 @@ import type { TransportSettings } from './incoming-request.ts';
 import { createMetricsAccess } from './metrics-access.ts';
 import type { MetricsOptions } from './metrics-access.ts';
 import type { FlowPaths } from './options.ts';
+import { TAGS } from './route-schemas.ts';
 import { registerRequestMetrics } from './request-metrics.ts';
 
 export type { MetricsOptions } from './metrics-access.ts';
@@ -133,7 +134,23 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
   });
 
   const allowed = createMetricsAccess(options, context.transport);
-  app.get('/metrics', { logLevel: 'debug' }, async function reportMetrics(request, reply) {
+  const schema = {
+    tags: [TAGS.operations],
+    summary: 'Prometheus metrics',
+    description:
+      'Counters and gauges in the Prometheus text format (docs/events.md). Only for the peers `metrics` allows (loopback by default); others get 404.',
+    response: {
+      200: {
+        description: 'The metrics.',
+        content: { 'text/plain': { schema: { type: 'string' } } },
+      },
+      404: {
+        description: 'Not found for this peer.',
+        content: { 'text/plain': { schema: { type: 'string' } } },
+      },
+    },
+  };
+  app.get('/metrics', { logLevel: 'debug', schema }, async function reportMetrics(request, reply) {
     if (!allowed(request)) return reply.callNotFound();
     const text = (await registry.metrics()) + (await processMetrics().metrics());
     return reply

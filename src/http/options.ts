@@ -19,6 +19,9 @@ export const defaultPaths: FlowPaths = {
   invalidateToken: '/oauth/invalidate_token',
 };
 
+/** The largest request body read, in bytes: the app's OAuth routes and the middleware. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
 export interface AppOptions {
   readonly provider: Provider;
   readonly paths?: Partial<FlowPaths> | undefined;

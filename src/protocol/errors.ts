@@ -10,6 +10,8 @@ export interface OAuthErrorOptions {
   readonly status?: number;
   /** Extra response fields, such as `oauth_acceptable_timestamps` or `oauth_parameters_absent`. */
   readonly advice?: Readonly<Record<string, string>>;
+  /** Seconds before trying again, sent as `Retry-After` (a rate limit). */
+  readonly retryAfterSeconds?: number;
   readonly cause?: unknown;
 }
 
@@ -18,12 +20,14 @@ export class OAuthError extends Error {
   readonly problem: OAuthProblem;
   readonly status: number;
   readonly advice: Readonly<Record<string, string>>;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(problem: OAuthProblem, message: string, options: OAuthErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.problem = problem;
     this.status = options.status ?? problems[problem].status;
     this.advice = options.advice ?? {};
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -105,10 +105,20 @@ export const problems = {
     when: 'The flow endpoints and PLAINTEXT need TLS, and this request came over plain HTTP.',
     fix: 'Use the https:// address the server advertises.',
   },
+  rate_limit_exceeded: {
+    status: 429,
+    when: 'The client made more requests, or more failed requests from one address, than its rate limit allows in a minute.',
+    fix: 'Wait the seconds Retry-After gives, then slow down; ask the operator if the limit is too low for the client.',
+  },
   user_refused: {
     status: 401,
     when: 'The resource owner denied the authorization request.',
     fix: 'Nothing to retry; the owner said no.',
+  },
+  temporarily_unavailable: {
+    status: 503,
+    when: 'The server cannot read or record what this request needs now (its database or Redis is unreachable, or its disk is full); nothing was changed and nothing was accepted.',
+    fix: 'Send the request again, signed afresh (a new nonce), after the seconds in Retry-After.',
   },
 } as const satisfies Record<string, { status: number; when: string; fix: string }>;
 

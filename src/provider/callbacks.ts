@@ -5,6 +5,7 @@
  */
 import { OAuthError, percentEncode } from '../protocol/index.ts';
 import type { Client } from '../store/types.ts';
+import { isLoopbackHost } from './identity.ts';
 
 const MAX_CALLBACK_LENGTH = 2048;
 
@@ -44,8 +45,19 @@ export function checkCallback(callback: string, client: Client): string {
     }
   } else if (scheme !== 'http' && scheme !== 'https') {
     throw rejected('A custom-scheme oauth_callback must be registered for the client first.');
+  } else if (scheme === 'http' && !isLoopbackHost(url.hostname)) {
+    // Unregistered, the verifier (and the owner) would cross the network in clear to a host
+    // nobody vouched for; a loopback listener is the one http callback that stays local.
+    throw rejected(
+      'An oauth_callback the client did not register must use https (http only on a loopback address such as 127.0.0.1); or register it for the client.',
+    );
   }
   return callback;
+}
+
+/** Whether a callback is one the client registered (the consent page says when it is not). */
+export function isRegisteredCallback(callback: string, client: Client): boolean {
+  return callback === 'oob' || client.callbacks.includes(callback);
 }
 
 /**

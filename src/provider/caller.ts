@@ -1,10 +1,10 @@
 /**
  * The verified caller the provider hands to the HTTP layer (`/api/me`, the middleware's
  * `request.oauth`, the gateway's identity headers): who the client is, for which owner it
- * acts, under what scope. No secrets.
+ * acts, under what scope. No secrets: no client secret, token secret or key material.
  */
-import type { IdentitySource, Owner, TokenCredential } from '../store/types.ts';
-import type { VerifiedRequest } from './request.ts';
+import type { Parameter } from '../protocol/index.ts';
+import type { Client, IdentitySource, Owner, TokenCredential } from '../store/types.ts';
 
 /** The owner a client acts for, as an API sees it. */
 export interface CallerOwner {
@@ -26,18 +26,23 @@ export interface VerifiedCaller {
   readonly token: string | null;
 }
 
-/** A verified protected-resource request (§3) and its caller. */
-export interface VerifiedResourceRequest extends VerifiedRequest {
+/** A verified protected-resource request (§3): its caller and what the signature covered. */
+export interface VerifiedResourceRequest {
   readonly caller: VerifiedCaller;
+  /** The non-protocol parameters the signature covered, decoded, in the order received. */
+  readonly parameters: {
+    readonly query: readonly Parameter[];
+    readonly form: readonly Parameter[];
+  };
 }
 
 export function describeCaller(
-  verified: VerifiedRequest,
+  client: Client,
   token: TokenCredential | undefined,
   owner: Owner | undefined,
 ): VerifiedCaller {
   return {
-    client: { key: verified.client.key, name: verified.client.name },
+    client: { key: client.key, name: client.name },
     owner:
       owner === undefined
         ? null

@@ -16,7 +16,12 @@ export interface ClientFields {
   readonly callbacks?: readonly string[] | undefined;
   readonly signatureMethods?: readonly string[] | undefined;
   readonly rsaPublicKey?: string | undefined;
+  /** The client's own rate limits per minute; null for the server's default. */
+  readonly requestsPerMinute?: number | null | undefined;
+  readonly failuresPerMinute?: number | null | undefined;
 }
+
+const MAX_RATE_LIMIT = 1_000_000_000;
 
 export function checkClientFields(input: ClientFields, methods: SignatureMethodRegistry): void {
   if (input.name !== undefined && (input.name.trim() === '' || input.name.length > 100)) {
@@ -37,6 +42,13 @@ export function checkClientFields(input: ClientFields, methods: SignatureMethodR
         'callback',
         `Not an absolute URI a browser can be sent to: ${callback.slice(0, 100)}`,
       );
+    }
+  }
+  for (const field of ['requestsPerMinute', 'failuresPerMinute'] as const) {
+    const limit = input[field];
+    if (limit === undefined || limit === null) continue;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RATE_LIMIT) {
+      throw new InputError(field, `${field} must be a whole number from 1 to ${MAX_RATE_LIMIT}.`);
     }
   }
   for (const name of input.signatureMethods ?? []) {

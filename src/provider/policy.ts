@@ -35,6 +35,17 @@ export interface Policy {
    * in seconds (a session handle renews tokens; it is not kept valid forever).
    */
   readonly sessionLifetimeSeconds: number;
+  /**
+   * Protected-resource requests one client may make per minute, unless the client has its own
+   * limit (`latchkey clients update --requests-per-minute`): a backstop a normal client never
+   * meets. Over it: 429 `rate_limit_exceeded` with Retry-After.
+   */
+  readonly requestsPerMinute: number;
+  /**
+   * Failed verifications per minute for one client key from one address, unless the client
+   * has its own limit; over it, that source is refused (429) until the minute ends.
+   */
+  readonly failuresPerMinute: number;
 }
 
 export const defaultPolicy: Policy = {
@@ -53,6 +64,8 @@ export const defaultPolicy: Policy = {
   maxParameters: 1000,
   sessionTokenLifetimeSeconds: 3600,
   sessionLifetimeSeconds: 365 * 24 * 3600,
+  requestsPerMinute: 3_000_000,
+  failuresPerMinute: 600,
 };
 
 export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
@@ -66,5 +79,7 @@ export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
     throw new TypeError('sessionTokenLifetimeSeconds must be > 0');
   if (!(policy.sessionLifetimeSeconds > 0))
     throw new TypeError('sessionLifetimeSeconds must be > 0');
+  if (!(policy.requestsPerMinute >= 1)) throw new TypeError('requestsPerMinute must be >= 1');
+  if (!(policy.failuresPerMinute >= 1)) throw new TypeError('failuresPerMinute must be >= 1');
   return policy;
 }

@@ -16,9 +16,10 @@ import type { LtiLaunch } from './lti-launch.ts';
 import { createOwnerDirectory } from './owners.ts';
 import type { ExternalIdentity } from './owners.ts';
 import { resolvePolicy } from './policy.ts';
+import { createRateLimits } from './rate-limits.ts';
+import { purgeClock } from './purge-clock.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
-import { scopeIncludes } from './scope.ts';
 import { createSessionBook } from './sessions.ts';
 import { invalidateToken } from './invalidation.ts';
 import { carriesSessionHandle, renewTokenCredentials } from './session-extension.ts';
@@ -29,13 +30,19 @@ import { exportRecords } from './transfer/export.ts';
 import type { ExportOptions } from './transfer/export.ts';
 import { createImport } from './transfer/import.ts';
 import type { ImportOptions } from './transfer/import.ts';
-import { verifyRequest } from './verify-request.ts';
+import { verifyRequest, verifyResourceRequest } from './verify-request.ts';
 
 export interface ProviderOptions {
   readonly store: Store;
   readonly policy?: Partial<Policy> | undefined;
   /** Milliseconds since the epoch; injectable so expiry can be tested without waiting. */
   readonly now?: (() => number) | undefined;
+  /**
+   * Milliseconds from any origin, never stepped: purges never run ahead of the time it saw
+   * pass (purge-clock.ts). Default `performance.now`, or `now` itself when `now` is injected
+   * (a test clock moved forward is time passing).
+   */
+  readonly monotonicNow?: (() => number) | undefined;
   /** How often last-use times are written and expired rows purged (ms). */
   readonly maintenanceIntervalMs?: number | undefined;
 }
@@ -62,8 +69,14 @@ export function createProvider(options: ProviderOptions) {
   const store = options.store;
   const policy = resolvePolicy(options.policy);
   const now = options.now ?? Date.now;
+  const purgeNow = purgeClock(
+    now,
+    options.monotonicNow ?? (options.now === undefined ? () => performance.now() : now),
+  );
   const events = new EventEmitter();
   const deps = { store, policy, now };
+  const rateLimits = createRateLimits(store.rateCounters, policy, now);
+  const resourceDeps = { ...deps, rateLimits };
   const lastUse = new Map<string, number>();
 
   async function flushLastUse(): Promise<void> {
@@ -74,7 +87,8 @@ export function createProvider(options: ProviderOptions) {
   }
 
   async function maintain(): Promise<void> {
-    const at = now();
+    // Forgetting cannot be undone: never at a time the wall clock was merely stepped to.
+    const at = purgeNow();
     await flushLastUse();
     await store.nonces.purgeExpired(Math.floor(at / 1000));
     await store.temporaryCredentials.purgeExpired(at);
@@ -144,43 +158,37 @@ export function createProvider(options: ProviderOptions) {
      */
     exchangeTokenCredentials: (request: IncomingRequest) =>
       carriesSessionHandle(request)
-        ? renewTokenCredentials(deps, request)
+        ? renewTokenCredentials({ ...deps, events }, request)
         : exchangeTokenCredentials(deps, request),
 
     /** The client ends the token it signs with (`POST /oauth/invalidate_token`). */
     invalidateToken: (request: IncomingRequest) => invalidateToken({ ...deps, events }, request),
 
     /**
-     * §3: a protected resource request, with the token's scope enforced, and its caller. The
-     * owner comes from the store's cache (no round trip in the common case).
+     * §3: a protected resource request, verified (verify-request.ts, steps 1–13), and its
+     * caller: client, owner, scope and token, no secrets. The owner comes from the store's
+     * cache (no round trip in the common case). Within the client's rate limits
+     * (rate-limits.ts): a source over its failure limit is refused before any work, and each
+     * failure is counted.
      */
     async verifyResourceRequest(
       request: IncomingRequest,
       resource: ResourceOptions = {},
     ): Promise<VerifiedResourceRequest> {
-      const verified = await verifyRequest(deps, request, {
-        kind: 'resource',
-        tokenRequired: resource.tokenRequired ?? true,
-        requireBodyHash: resource.requireBodyHash ?? false,
-      });
-      const token = verified.tokenCredential;
-      if (resource.scope !== undefined && resource.scope !== '') {
-        if (token === undefined || !scopeIncludes(token.scope, resource.scope)) {
-          throw new OAuthError(
-            'permission_denied',
-            `This resource requires the scope: ${resource.scope}.`,
-          );
-        }
+      rateLimits.checkBlocked(request);
+      let verified: VerifiedResourceRequest;
+      try {
+        verified = await verifyResourceRequest(resourceDeps, request, {
+          tokenRequired: resource.tokenRequired ?? true,
+          requireBodyHash: resource.requireBodyHash ?? false,
+          scope: resource.scope,
+        });
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        throw await rateLimits.countFailure(request, error, (key) => store.clients.find(key));
       }
-      if (token === undefined)
-        return { ...verified, caller: describeCaller(verified, token, undefined) };
-      const owner =
-        store.owners.peekById?.(token.ownerId) ?? (await store.owners.findById(token.ownerId));
-      // Removing an owner removes its tokens: only a race with that removal gets here.
-      if (owner === undefined)
-        throw new OAuthError('token_revoked', 'The owner of this token was removed.');
-      lastUse.set(token.token, now());
-      return { ...verified, caller: describeCaller(verified, token, owner) };
+      if (verified.caller.token !== null) lastUse.set(verified.caller.token, now());
+      return verified;
     },
 
     /**
@@ -190,7 +198,8 @@ export function createProvider(options: ProviderOptions) {
      */
     async verifyLtiLaunch(request: IncomingRequest): Promise<VerifiedLtiLaunch> {
       const fields = checkLaunchRequest(request);
-      const verified = await provider.verifyResourceRequest(request, {
+      const verified = await verifyRequest(deps, request, {
+        kind: 'resource',
         tokenRequired: false,
       });
       if (!verified.protocol.signatureMethod.usesBaseString) {
@@ -206,7 +215,11 @@ export function createProvider(options: ProviderOptions) {
           { advice: { oauth_parameters_rejected: 'oauth_token' } },
         );
       }
-      return { ...verified, launch: readLaunch(fields, verified.client.key) };
+      return {
+        caller: describeCaller(verified.client, undefined, undefined),
+        parameters: { query: verified.parameters.query, form: verified.parameters.form },
+        launch: readLaunch(fields, verified.client.key),
+      };
     },
 
     /** Starts periodic upkeep (last-use writes, purges of expired nonces and credentials). */

@@ -29,6 +29,8 @@ export interface IncomingRequest {
    * a proxy, or plain HTTP the operator allowed.
    */
   readonly secure: boolean;
+  /** The client's address (a trusted proxy's X-Forwarded-For), for per-source rate limits. */
+  readonly address?: string | undefined;
 }
 
 /**

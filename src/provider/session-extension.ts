@@ -9,8 +9,9 @@
  * Only the SHA-256 of a handle is stored; the handle keeps its value across renewals.
  */
 import { createHash } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import { collectParameters, constantTimeEqual, OAuthError } from '../protocol/index.ts';
-import type { Client, NewTokenCredential } from '../store/types.ts';
+import type { Client, NewTokenCredential, TokenCredential } from '../store/types.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { newIdentifier, newSecret } from './secrets.ts';
@@ -31,6 +32,16 @@ export interface IssuedTokenCredentials {
   readonly secret: string;
   /** Present for a client with the session extension. */
   readonly session?: SessionGrant | undefined;
+}
+
+/**
+ * Until when a token credential is of use: its expiry, or for a token with a session, the
+ * session's end (it can be renewed until then). null: until revoked.
+ */
+export function usableUntil(
+  token: Pick<TokenCredential, 'expiresAt' | 'sessionHandleHash' | 'sessionExpiresAt'>,
+): number | null {
+  return token.sessionHandleHash === null ? token.expiresAt : token.sessionExpiresAt;
 }
 
 export function hashSessionHandle(handle: string): string {
@@ -87,7 +98,7 @@ export function carriesSessionHandle(request: IncomingRequest): boolean {
 
 /** The token endpoint with `oauth_session_handle`: a new token credential for the session. */
 export async function renewTokenCredentials(
-  deps: VerifyDependencies,
+  deps: VerifyDependencies & { readonly events: EventEmitter },
   request: IncomingRequest,
 ): Promise<IssuedTokenCredentials> {
   const verified = await verifyRequest(deps, request, { kind: 'renewal', tokenRequired: true });
@@ -134,6 +145,7 @@ export async function renewTokenCredentials(
     // Another renewal of this token won, or the owner revoked it meanwhile.
     throw new OAuthError('token_used', 'This token was already renewed or revoked.');
   }
+  deps.events.emit('token.renewed', { token: old.token, clientKey: old.clientKey });
   return {
     token: renewed.token,
     secret: renewed.secret,

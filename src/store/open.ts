@@ -11,6 +11,7 @@ import type { Redis } from 'ioredis';
 import { createCachedStore } from './cached.ts';
 import { createSqliteStore } from './sqlite/index.ts';
 import type { Keyring } from './sealing.ts';
+import { DEFAULT_REDIS_PREFIX, isPostgresUrl, isRedisUrl } from './locations.ts';
 import type { Store } from './types.ts';
 
 export interface OpenStoreOptions {
@@ -36,13 +37,7 @@ export interface OpenStoreOptions {
   readonly keyring?: Keyring | undefined;
 }
 
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(url);
-}
-
-export function isRedisUrl(url: string): boolean {
-  return /^rediss?:\/\//i.test(url);
-}
+export { isPostgresUrl, isRedisUrl } from './locations.ts';
 
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
   const { redis: redisUrl, now } = options;
@@ -92,7 +87,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
       },
     };
     if (redisUrl === undefined) return owned;
-    const channel = `${options.redisPrefix ?? 'latchkey:'}invalidate`;
+    const channel = `${options.redisPrefix ?? DEFAULT_REDIS_PREFIX}invalidate`;
     return await createCachedStore(owned, {
       channel: createInvalidationChannel(redisUrl, { channel }),
       ...options.cache,

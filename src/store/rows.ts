@@ -39,6 +39,8 @@ export const updatableClientColumns = {
   verified: 'verified',
   disabled: 'disabled',
   sessionExtension: 'session_extension',
+  requestsPerMinute: 'requests_per_minute',
+  failuresPerMinute: 'failures_per_minute',
   secret: 'secret',
 } as const satisfies Record<keyof ClientChanges, string>;
 
@@ -82,6 +84,8 @@ export function rowMappers<Row>(read: ColumnReader<Row>, sealer: Sealer = create
       developerId: read.textOrNull(row, 'developer_id'),
       disabled: read.bool(row, 'disabled'),
       sessionExtension: read.bool(row, 'session_extension'),
+      requestsPerMinute: read.intOrNull(row, 'requests_per_minute'),
+      failuresPerMinute: read.intOrNull(row, 'failures_per_minute'),
       createdAt: read.int(row, 'created_at'),
     }),
     toOwner: (row: Row): Owner => ({

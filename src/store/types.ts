@@ -37,11 +37,20 @@ export interface Client {
    * short-lived and renewed with a session handle (docs/decisions.md). Off by default.
    */
   readonly sessionExtension: boolean;
+  /**
+   * Its own rate limits (docs/security.md#rate-limits): protected-resource requests, and
+   * failed verifications from one address, per minute; null for the server's default.
+   */
+  readonly requestsPerMinute: number | null;
+  readonly failuresPerMinute: number | null;
   readonly createdAt: number;
 }
 
 /** A client to store; `createdAt` defaults to the store's clock (set when importing). */
-export type NewClient = Omit<Client, 'createdAt' | 'sessionExtension'> & {
+export type NewClient = Omit<
+  Client,
+  'createdAt' | 'sessionExtension' | 'requestsPerMinute' | 'failuresPerMinute'
+> & {
   readonly createdAt?: number | undefined;
   /** Default false. */
   readonly sessionExtension?: boolean | undefined;
@@ -60,6 +69,8 @@ export type ClientChanges = Partial<
     | 'verified'
     | 'disabled'
     | 'sessionExtension'
+    | 'requestsPerMinute'
+    | 'failuresPerMinute'
     | 'secret'
   >
 >;
@@ -417,6 +428,25 @@ export interface TransferStore {
 }
 
 /**
+ * Fixed-window counters for rate limits, after the store contract of @fastify/rate-limit
+ * (`incr(key, timeWindow)` answering the count and the time left): in Redis when the store
+ * has it (every instance shares the count), in memory otherwise. Used by the provider's
+ * rate limits only.
+ */
+export interface RateCounterStore {
+  /**
+   * Counts `hits` (default 1) on `key`, atomically: the hits in its current window (these
+   * included) and the milliseconds until that window ends. The first hit starts a window of
+   * `windowMs`.
+   */
+  incr(
+    key: string,
+    windowMs: number,
+    hits?: number,
+  ): Promise<{ readonly count: number; readonly ttlMs: number }>;
+}
+
+/**
  * Secrets at rest (src/store/sealing.ts): which keys the stored secrets of clients, temporary
  * and token credentials are sealed under, and re-sealing them under the current key (after a
  * key is first configured, or rotated). Used by `latchkey keys` and at start-up.
@@ -441,6 +471,7 @@ export interface Store {
   readonly nonces: NonceStore;
   readonly sessions: SessionStore;
   readonly attempts: AttemptStore;
+  readonly rateCounters: RateCounterStore;
   readonly transfer: TransferStore;
   readonly loginChallenges: LoginChallengeStore;
   readonly secrets: SealedSecretStore;

@@ -15,6 +15,8 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { WebContext } from './context.ts';
+import { cookieName } from '../http/cookie-names.ts';
+import { DEFAULT_BODY_LIMIT } from '../http/options.ts';
 import { registerLoginAdmin } from '../http/routes/admin-login.ts';
 import { createErrorPages } from './error-page.ts';
 import {
@@ -48,10 +50,10 @@ export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions
   // use (tests, embedding) gets its own.
   if (!fastify.hasRequestDecorator('cookies')) await fastify.register(cookie, { secret });
 
-  await fastify.register(formbody, { bodyLimit: 65536 });
+  await fastify.register(formbody, { bodyLimit: DEFAULT_BODY_LIMIT });
   await fastify.register(csrfProtection, {
     sessionPlugin: '@fastify/cookie',
-    cookieKey: options.secureCookies ? '__Host-latchkey_csrf' : 'latchkey_csrf',
+    cookieKey: cookieName('csrf', options.secureCookies),
     cookieOpts: {
       path: '/',
       httpOnly: true,

@@ -3,12 +3,14 @@
  * how to set cookies. Everything else has a documented default.
  */
 import type { FastifyRequest } from 'fastify';
+import { defaultPaths } from '../http/options.ts';
 import type { IdentityOptions, Provider } from '../provider/index.ts';
 
 export interface WebPaths {
   readonly requestToken?: string | undefined;
   readonly authorize?: string | undefined;
   readonly accessToken?: string | undefined;
+  readonly invalidateToken?: string | undefined;
 }
 
 /** Sign-in throttling: the sign-in form resists password guessing. */
@@ -47,6 +49,7 @@ export interface ResolvedWebOptions {
     readonly requestToken: string;
     readonly authorize: string;
     readonly accessToken: string;
+    readonly invalidateToken: string;
   };
   readonly secureCookies: boolean;
   readonly sessionSecret: string | undefined;
@@ -66,9 +69,10 @@ export function resolveWebOptions(options: WebOptions): ResolvedWebOptions {
   return {
     provider: options.provider,
     paths: {
-      requestToken: options.paths?.requestToken ?? '/oauth/request_token',
-      authorize: options.paths?.authorize ?? '/oauth/authorize',
-      accessToken: options.paths?.accessToken ?? '/oauth/access_token',
+      requestToken: options.paths?.requestToken ?? defaultPaths.requestToken,
+      authorize: options.paths?.authorize ?? defaultPaths.authorize,
+      accessToken: options.paths?.accessToken ?? defaultPaths.accessToken,
+      invalidateToken: options.paths?.invalidateToken ?? defaultPaths.invalidateToken,
     },
     secureCookies: options.secureCookies ?? false,
     sessionSecret: options.sessionSecret,

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Owner } from '../store/types.ts';
+import { cookieName } from '../http/cookie-names.ts';
 import type { ResolvedWebOptions } from './options.ts';
 export interface SignedIn {
   /** The stored id (a hash of the cookie value), also what CSRF tokens are bound to. */
@@ -29,7 +30,7 @@ export function csrfUserInfo(request: FastifyRequest): string {
 
 export function sessionCookieName(options: ResolvedWebOptions): string {
   // __Host- makes the browser refuse the cookie unless Secure, Path=/ and no Domain.
-  return options.secureCookies ? '__Host-latchkey_session' : 'latchkey_session';
+  return cookieName('session', options.secureCookies);
 }
 
 /** A signed cookie's value, or undefined when absent or its signature is wrong. */

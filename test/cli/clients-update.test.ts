@@ -126,6 +126,29 @@ describe('latchkey clients update', () => {
     assert.match(both.stderr, /do not go together/);
   });
 
+  it('sets the client’s own rate limits, and returns them to the server’s default', async () => {
+    await space.ok([
+      'clients',
+      'update',
+      client.key,
+      '--requests-per-minute',
+      '600',
+      '--failures-per-minute',
+      '20',
+    ]);
+    const limited = (await show(client.key)) as ClientJson & Record<string, unknown>;
+    assert.equal(limited['requestsPerMinute'], 600);
+    assert.equal(limited['failuresPerMinute'], 20);
+    assert.match(await space.ok(['clients', 'show', client.key]), /^requests per minute: +600/m);
+    await space.ok(['clients', 'update', client.key, '--requests-per-minute', 'default']);
+    const back = (await show(client.key)) as ClientJson & Record<string, unknown>;
+    assert.equal(back['requestsPerMinute'], null);
+    assert.equal(back['failuresPerMinute'], 20);
+    const zero = await space.run(['clients', 'update', client.key, '--requests-per-minute', '0']);
+    assert.equal(zero.code, 2);
+    assert.match(zero.stderr, /rate limit/);
+  });
+
   it('reports an unknown client with exit code 1', async () => {
     const result = await space.run(['clients', 'update', 'no-such-client', '--name', 'X']);
     assert.equal(result.code, 1);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../src/cli/config/config.ts';
+import { policyOf } from '../../src/cli/context.ts';
 import { workspace } from './run-cli.ts';
 
 const space = workspace();
@@ -47,6 +48,23 @@ describe('one configuration: defaults and validation', () => {
     const error = refusal(() => loadConfig({ env: { LATCHKEY_PORT: 'abc' } }));
     assert.equal(error.message, 'LATCHKEY_PORT: must be an integer 0-65535, got "abc"');
     assert.equal(error.setting, 'port');
+  });
+
+  it('refuses a bad gateway rule with the gateway parser message, naming the rule', () => {
+    const rules = JSON.stringify([{ path: '/public/*', access: 'public' }, { path: 'admin' }]);
+    const error = refusal(() => loadConfig({ env: { LATCHKEY_GATEWAY_RULES: rules } }));
+    assert.match(error.message, /^LATCHKEY_GATEWAY_RULES: rule 1: path must start with "\/"/);
+    const scoped = JSON.stringify([{ path: '/p/*', access: 'public', scope: 'read' }]);
+    const public_ = refusal(() => loadConfig({ env: { LATCHKEY_GATEWAY_RULES: scoped } }));
+    assert.match(public_.message, /rule 0: a public path cannot require a scope/);
+  });
+
+  it('takes a postgres:// or postgresql:// URL or a file path as the database, nothing else', () => {
+    for (const database of ['postgres://u@db/x', 'POSTGRESQL://u@db/x', './data/x.db']) {
+      assert.equal(loadConfig({ env: { LATCHKEY_DATABASE: database } }).database, database);
+    }
+    const error = refusal(() => loadConfig({ env: { LATCHKEY_DATABASE: 'mysql://u@db/x' } }));
+    assert.match(error.message, /must be a SQLite file path or a postgres:\/\/ URL/);
   });
 
   it('names the flag of a bad value', () => {
@@ -108,6 +126,19 @@ describe('one configuration: defaults and validation', () => {
     assert.equal(config.trustProxy, true);
     assert.deepEqual(config.signatureMethods, ['HMAC-SHA256', 'RSA-SHA256']);
     assert.equal(config.tokenLifetimeSeconds, 86400);
+  });
+
+  it('hands the session extension lifetimes to the provider policy', async () => {
+    const defaults = await policyOf(loadConfig({ env: {} }));
+    assert.equal(defaults.sessionTokenLifetimeSeconds, 3600);
+    assert.equal(defaults.sessionLifetimeSeconds, 365 * 86400);
+    const config = loadConfig({
+      env: { LATCHKEY_SESSION_TOKEN_LIFETIME: '600', LATCHKEY_SESSION_LIFETIME: '86400' },
+    });
+    const policy = await policyOf(config);
+    assert.equal(policy.sessionTokenLifetimeSeconds, 600);
+    assert.equal(policy.sessionLifetimeSeconds, 86400);
+    assert.throws(() => loadConfig({ env: { LATCHKEY_SESSION_TOKEN_LIFETIME: '0' } }), ConfigError);
   });
 
   it('takes relative file paths in the config file from the file folder', () => {

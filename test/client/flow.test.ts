@@ -75,12 +75,16 @@ describe('RFC 5849 §2.1 processing the temporary credentials response', () => {
 
   it('throws OAuthResponseError when oauth_callback_confirmed is not "true"', async () => {
     const body = w.temporaryCredentialsResponse.replace('=true', '=false');
-    await rejection(processTemporaryCredentialsResponse(respond(body)));
+    const error = await rejection(processTemporaryCredentialsResponse(respond(body)));
+    assert.deepEqual([error.status, error.problem], [200, undefined]);
+    assert.match(error.message, /oauth_callback_confirmed is not true/);
   });
 
   it('throws OAuthResponseError when the token secret is missing', async () => {
     const body = 'oauth_token=hh5s93j4hdidpola&oauth_callback_confirmed=true';
-    await rejection(processTemporaryCredentialsResponse(respond(body)));
+    const error = await rejection(processTemporaryCredentialsResponse(respond(body)));
+    assert.deepEqual([error.status, error.problem], [200, undefined]);
+    assert.match(error.message, /oauth_token or oauth_token_secret missing/);
   });
 
   it('throws OAuthResponseError without a problem for an error that is not a form', async () => {
@@ -108,9 +112,11 @@ describe('RFC 5849 §2.3 processing the token credentials response', () => {
   });
 
   it('throws OAuthResponseError when oauth_token is missing', async () => {
-    await rejection(
+    const error = await rejection(
       processTokenCredentialsResponse(respond('oauth_token_secret=pfkkdhi9sl3r4s00')),
     );
+    assert.deepEqual([error.status, error.problem], [200, undefined]);
+    assert.match(error.message, /oauth_token or oauth_token_secret missing/);
   });
 });
 

@@ -73,6 +73,23 @@ describe('RFC 5849 §2.1 callbacks of a client that registered none', () => {
     assertOk(await requestToken('https://anywhere.example/cb?x=1'));
   });
 
+  // Unregistered, an http callback sends the verifier in clear to a host nobody vouched for.
+  it('refuses an http callback off loopback with 400, naming oauth_callback', async () => {
+    const answer = await requestToken('http://anywhere.example/cb');
+    assertProblem(answer, 400, 'parameter_rejected');
+    assert.equal(answer.fields['oauth_parameters_rejected'], 'oauth_callback');
+  });
+
+  for (const callback of [
+    'http://127.0.0.1:8123/cb',
+    'http://localhost:8123/cb',
+    'http://[::1]:8123/cb',
+  ]) {
+    it(`accepts an http callback on loopback (${callback}), as a native app listens`, async () => {
+      assertOk(await requestToken(callback));
+    });
+  }
+
   it('refuses a custom-scheme callback that was not registered', async () => {
     assertProblem(await requestToken('myapp://authorized'), 400, 'parameter_rejected');
   });

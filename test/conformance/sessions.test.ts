@@ -5,6 +5,7 @@
 // owner revokes or when its time is up; of two concurrent renewals exactly one wins. A client
 // without the extension sees the token response of RFC 5849 §2.3, byte for byte.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { TokenCredentials } from '../../src/client/index.ts';
 import type { Transmission } from '../../src/protocol/index.ts';
@@ -95,7 +96,14 @@ for (const [method, transmission] of combinations) {
       const { session } = await begin(method, transmission);
       world.clock.advance(HOUR + 1);
       assertProblem(await world.me(method, transmission, session), 401, 'token_expired');
-      const answer = await renew(method, transmission, session, session.handle);
+      const renewedEvents: unknown[] = [];
+      const onRenewed = (event: unknown) => renewedEvents.push(event);
+      world.server.provider.events.on('token.renewed', onRenewed);
+      const answer = await renew(method, transmission, session, session.handle).finally(() =>
+        world.server.provider.events.off('token.renewed', onRenewed),
+      );
+      assert.equal(renewedEvents.length, 1);
+      assert.equal((renewedEvents[0] as { token: string }).token, session.token);
       const renewed = sessionOf(answer);
       assert.notEqual(renewed.token, session.token);
       assert.notEqual(renewed.secret, session.secret);
@@ -116,6 +124,15 @@ for (const [method, transmission] of combinations) {
 describe('session extension: the rules of a renewal', () => {
   const method: MethodName = 'HMAC-SHA1';
   const transmission: Transmission = 'header';
+
+  it('stores only the hash of the session handle', async () => {
+    const { session } = await begin(method, transmission);
+    const stored = await world.server.provider.tokens.find(session.token);
+    assert.equal(
+      stored?.sessionHandleHash,
+      createHash('sha256').update(session.handle).digest('hex'),
+    );
+  });
 
   it('renews a live token too, and the old one is refused at once', async () => {
     const { session } = await begin(method, transmission);

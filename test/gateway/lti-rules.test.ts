@@ -2,14 +2,14 @@
 // token, a scope or a body hash, and a rule's `lti` is a boolean.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadConfig } from '../../src/config.ts';
-import { checkRules, matchRule } from '../../src/http/gateway-rules.ts';
+import { loadConfig } from '../../src/cli/config/config.ts';
+import { matchRule, parseGatewayRules } from '../../src/http/gateway-rules.ts';
 import type { GatewayRule } from '../../src/http/gateway-rules.ts';
 
 describe('Gateway rules: LTI launch paths', () => {
   it('resolves a launch path as two-legged', () => {
     const rules: GatewayRule[] = [{ path: '/lti/*', methods: ['POST'], lti: true }];
-    checkRules(rules);
+    parseGatewayRules(rules);
     assert.deepEqual(matchRule(rules, 'POST', '/lti/launch'), {
       access: 'client',
       scope: undefined,
@@ -27,8 +27,8 @@ describe('Gateway rules: LTI launch paths', () => {
       { path: '/lti', lti: true, requireBodyHash: true },
       { path: '/lti', lti: 'yes' },
     ] as unknown as GatewayRule[];
-    for (const rule of bad) assert.throws(() => checkRules([rule]), TypeError);
-    checkRules([{ path: '/lti', lti: true, access: 'client' }]);
+    for (const rule of bad) assert.throws(() => parseGatewayRules([rule]), TypeError);
+    parseGatewayRules([{ path: '/lti', lti: true, access: 'client' }]);
   });
 
   it('reads an lti rule from the configuration, and refuses a bad one with a message', () => {

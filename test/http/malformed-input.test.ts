@@ -195,10 +195,11 @@ describe('Malformed input: the request line and headers as bytes', () => {
   });
 
   it('answers a Host header with a non-numeric port with 400 parameter_rejected', async () => {
+    // A known client: an unknown key is refused before the base string is built.
     const answer = await sendBytes(
       port(),
       request([
-        `GET /api/me?oauth_consumer_key=k&oauth_signature_method=HMAC-SHA1&oauth_signature=a&oauth_nonce=n&oauth_timestamp=${world.clock.seconds()} HTTP/1.1`,
+        `GET /api/me?oauth_consumer_key=${world.sharedClient.key}&oauth_signature_method=HMAC-SHA1&oauth_signature=a&oauth_nonce=n&oauth_timestamp=${world.clock.seconds()} HTTP/1.1`,
         'Host: 127.0.0.1:abc',
         'Connection: close',
       ]),

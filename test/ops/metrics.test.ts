@@ -5,7 +5,11 @@ import { after, before, describe, it } from 'node:test';
 import type { AppOptions } from '../../src/http/options.ts';
 import { connect } from '../web/support.ts';
 import type { WebWorld } from '../web/support.ts';
-import { servicesSkip, useDeployment } from './support.ts';
+import { createSqliteStore } from '../../src/store/index.ts';
+import { servicesSkip, until, useDeployment } from './support.ts';
+
+/** How long the sampler may take before the test fails as hung (it measures nothing). */
+const HANG_MS = 10_000;
 import { sample, startWorld } from './world.ts';
 
 async function scrape(world: WebWorld): Promise<string> {
@@ -114,7 +118,8 @@ describe('/metrics: what it counts over a full flow', () => {
   let world: WebWorld;
   let text: string;
   before(async () => {
-    world = await startWorld({ app: { metrics: { nonceSampleMs: 10 } } });
+    const store = createSqliteStore({ path: ':memory:' });
+    world = await startWorld({ store, app: { metrics: { nonceSampleMs: 10 } } });
     const owner = await world.owner();
     const client = await world.client();
     const browser = world.browser();
@@ -129,8 +134,13 @@ describe('/metrics: what it counts over a full flow', () => {
       },
     });
     await world.provider.tokens.revokeGrant(owner.id, client.key);
-    await new Promise((resolve) => setTimeout(resolve, 50)); // a nonce sample or two
-    text = await scrape(world);
+    // Scraped once the gauge has sampled the store as it now is (the sampler runs every 10 ms;
+    // it never reads the store on a scrape).
+    const live = await store.nonces.size();
+    text = await until(HANG_MS, async () => {
+      const scraped = await scrape(world);
+      return sample(scraped, 'latchkey_nonce_store_entries') === live ? scraped : undefined;
+    });
   });
   after(() => world.close());
 

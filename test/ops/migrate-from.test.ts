@@ -23,17 +23,33 @@ describe('latchkey migrate --from: SQLite to PostgreSQL', { skip }, () => {
   let first: CliResult;
   let again: CliResult;
   let target: Store;
-  const seeded = { clientKey: '', clientSecret: '', live: '', revoked: '' };
+  const seeded = { clientKey: '', clientSecret: '', live: '', revoked: '', session: '' };
 
   before(async () => {
     const source = createSqliteStore({ path: file });
     const provider = createProvider({ store: source });
-    const client = await provider.clients.register({ name: 'Photo Printer' });
+    const client = await provider.clients.register({
+      name: 'Photo Printer',
+      sessionExtension: true,
+    });
     const owner = await provider.owners.create('alice', 'correct horse battery');
     const live = await provider.tokens.issue({ clientKey: client.key, ownerId: owner.id });
     const revoked = await provider.tokens.issue({ clientKey: client.key, ownerId: owner.id });
     await provider.tokens.revoke(revoked.token);
+    // Session extension: its hour is over, but its session can still renew it.
+    const session = await source.tokenCredentials.create({
+      token: 'session-token',
+      secret: 'session-secret',
+      clientKey: client.key,
+      ownerId: owner.id,
+      scope: 'read',
+      issuedAt: Date.now() - 2 * 3_600_000,
+      expiresAt: Date.now() - 3_600_000,
+      sessionHandleHash: 'e'.repeat(64),
+      sessionExpiresAt: Date.now() + 30 * 86_400_000,
+    });
     Object.assign(seeded, {
+      session: session.token,
       clientKey: client.key,
       clientSecret: client.secret,
       live: live.token,
@@ -57,11 +73,18 @@ describe('latchkey migrate --from: SQLite to PostgreSQL', { skip }, () => {
   it('applies the migrations and copies owners, clients and live tokens', () => {
     assert.equal(first.code, 0, first.stderr);
     const report = JSON.parse(first.stdout) as { copied: Record<string, number> };
-    assert.deepEqual(report.copied, { owners: 1, clients: 1, tokens: 1, skipped: 1 });
+    assert.deepEqual(report.copied, { owners: 1, clients: 1, tokens: 2, skipped: 1 });
   });
 
   it('keeps a client’s key and secret, so the app keeps working', async () => {
     assert.equal((await target.clients.find(seeded.clientKey))?.secret, seeded.clientSecret);
+  });
+
+  it('copies an expired token whose session can renew it, session and client flag included', async () => {
+    const copied = await target.tokenCredentials.find(seeded.session);
+    assert.equal(copied?.sessionHandleHash, 'e'.repeat(64));
+    assert.ok((copied?.sessionExpiresAt ?? 0) > Date.now());
+    assert.equal((await target.clients.find(seeded.clientKey))?.sessionExtension, true);
   });
 
   it('keeps an owner’s password', async () => {
@@ -83,7 +106,7 @@ describe('latchkey migrate --from: SQLite to PostgreSQL', { skip }, () => {
   it('copies nothing twice when run again', () => {
     assert.equal(again.code, 0, again.stderr);
     const report = JSON.parse(again.stdout) as { copied: Record<string, number> };
-    assert.deepEqual(report.copied, { owners: 0, clients: 0, tokens: 0, skipped: 4 });
+    assert.deepEqual(report.copied, { owners: 0, clients: 0, tokens: 0, skipped: 5 });
   });
 
   it('refuses --from when the database is not PostgreSQL', async () => {

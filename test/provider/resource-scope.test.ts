@@ -48,7 +48,26 @@ describe('Provider: scope enforced on resource requests', () => {
     const verified = await world.server.provider.verifyResourceRequest(incoming(readOnly), {
       scope: 'read',
     });
-    assert.equal(verified.tokenCredential?.scope, 'read');
+    assert.equal(verified.caller.scope, 'read');
+  });
+
+  it('returns the caller (client, owner, scope, token) and the signed parameters, and no secret', async () => {
+    const verified = await world.server.provider.verifyResourceRequest(incoming(readOnly));
+    assert.deepEqual(Object.keys(verified).sort(), ['caller', 'parameters']);
+    assert.deepEqual(verified.caller, {
+      client: { key: world.sharedClient.key, name: world.sharedClient.name },
+      owner: {
+        id: world.owner.id,
+        subject: world.owner.subject,
+        name: world.owner.name,
+        source: world.owner.source,
+      },
+      scope: 'read',
+      token: readOnly.token,
+    });
+    const text = JSON.stringify(verified);
+    assert.ok(!text.includes(world.sharedClient.secret), 'no client secret');
+    assert.ok(!text.includes(readOnly.secret), 'no token secret');
   });
 
   it('refuses a token without the required scope with 403 permission_denied', async () => {

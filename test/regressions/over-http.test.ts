@@ -1,7 +1,6 @@
 // Regressions found by driving a running server over real HTTP; each test failed before its fix.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { send } from '../conformance/support/http.ts';
 import { PATHS, startWorld } from '../conformance/support/world.ts';
 import type { World } from '../conformance/support/world.ts';
 import { assertProblem } from '../conformance/support/wire.ts';
@@ -35,25 +34,5 @@ describe('Regressions over HTTP', () => {
       body,
     });
     assertProblem(answer, 400, 'parameter_rejected');
-  });
-});
-
-describe('Regressions over HTTP behind a trusted proxy', () => {
-  let world: World;
-  before(async () => {
-    world = await startWorld({ app: { trustProxy: true } });
-  });
-  after(() => world.close());
-
-  // The advertisement read only X-Forwarded-*, while the base string URI also follows
-  // Forwarded: a client using the advertised URI signed for the wrong origin.
-  it('advertises the origin named by Forwarded', async () => {
-    const answer = await send({
-      method: 'GET',
-      url: `${world.url}/.well-known/oauth1-provider`,
-      headers: { Forwarded: 'proto=https;host=api.example.com' },
-    });
-    const advertisement = JSON.parse(answer.text) as Record<string, string>;
-    assert.equal(advertisement['token_endpoint'], 'https://api.example.com/oauth/access_token');
   });
 });

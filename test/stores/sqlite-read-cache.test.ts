@@ -9,6 +9,10 @@ import type { Store } from '../../src/store/index.ts';
 import { startCheckpointer, type CheckpointReport } from '../../src/store/sqlite/checkpointer.ts';
 import { StoreUnavailableError } from '../../src/store/index.ts';
 import { localOwnerRecord } from '../support/owners.ts';
+import { within } from './support-faults.ts';
+
+/** A bound that turns a hang into a failure (it measures nothing). */
+const HANG_MS = 10_000;
 
 describe('SQLite store: the read cache and the nonce group commit', () => {
   let dir: string;
@@ -199,17 +203,21 @@ describe('SQLite store: WAL checkpoints from a worker thread', () => {
     }
   });
 
-  it('stops at once when the worker has already ended (it could not open the file)', async () => {
+  it('reports a checkpoint it cannot run, and stops at once when the worker has ended', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'latchkey-checkpoint-dead-'));
     try {
-      // A directory is no database: the worker fails to open it and ends.
-      const checkpointer = startCheckpointer(dir, 20, 100);
-      await delay(1000);
-      const stopped = await Promise.race([
-        checkpointer.stop().then(() => true),
-        delay(5000).then(() => false),
-      ]);
-      assert.ok(stopped, 'stop() resolved');
+      // A directory is no database: the worker fails to open it, says so, and ends.
+      let reported: (error: Error) => void = () => undefined;
+      const failure = new Promise<Error>((resolve) => (reported = resolve));
+      const checkpointer = startCheckpointer({
+        path: dir,
+        intervalMs: 20,
+        busyTimeoutMs: 100,
+        onError: reported,
+      });
+      const error = await within(HANG_MS, failure);
+      assert.match(error.message, /^SQLite checkpoint of .+ failed: /);
+      await within(HANG_MS, checkpointer.stop());
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -22,6 +22,8 @@ export interface TestServerOptions {
   readonly policy?: Partial<Policy> | undefined;
   /** The provider's clock (milliseconds), for expiry tests without waiting. */
   readonly now?: (() => number) | undefined;
+  /** The provider's monotonic clock (see ProviderOptions.monotonicNow). */
+  readonly monotonicNow?: (() => number) | undefined;
   /** Further buildApp options (tls, trustProxy, insecureHttp, bodyLimit, pages…). */
   readonly app?: Omit<BuildOptions, 'provider'> | undefined;
   /** Interface to listen on; 127.0.0.1 by default. */
@@ -50,7 +52,12 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     options.path === undefined ? mkdtempSync(join(tmpdir(), 'latchkey-test-')) : undefined;
   const path = options.path ?? join(directory!, 'latchkey.db');
   const store = createSqliteStore({ path, keyring: options.keyring });
-  const provider = createProvider({ store, policy: options.policy, now: options.now });
+  const provider = createProvider({
+    store,
+    policy: options.policy,
+    now: options.now,
+    monotonicNow: options.monotonicNow,
+  });
   const app = await buildApp({ maintenance: false, ...options.app, provider });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });

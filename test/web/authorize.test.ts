@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { verifierDigest } from '../../src/provider/secrets.ts';
 import { after, before, describe, it } from 'node:test';
-import { authorizePath, startWeb, text } from './support.ts';
+import {
+  processTokenCredentialsResponse,
+  requestTokenCredentials,
+} from '../../src/client/index.ts';
+import { authorizePath, BASE, injectFetch, startWeb, text } from './support.ts';
 import type { WebWorld } from './support.ts';
 
 describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => {
@@ -51,6 +55,32 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
     assert.match(page.body, /<a href="https:\/\/albums\.example\/about"[^>]*>albums\.example<\/a>/);
     assert.match(words, /See your profile and read your data/);
     assert.doesNotMatch(words, /Create, change and delete your data/);
+  });
+
+  it('names where Allow and Deny both send the owner: the callback host', async () => {
+    const client = await world.client({ callbacks: ['https://printer.example/callback'] });
+    const page = await (
+      await signedIn()
+    ).get(authorizePath(await world.temporary(client, 'https://printer.example/callback')));
+    const words = text(page.body);
+    assert.match(words, /Whether you allow or deny, you will then be sent to printer\.example ?\./);
+    assert.doesNotMatch(words, /did not register/);
+  });
+
+  it('warns when the callback was not registered by the app, naming its host', async () => {
+    const client = await world.client();
+    const page = await (
+      await signedIn()
+    ).get(authorizePath(await world.temporary(client, 'https://elsewhere.example:8443/cb')));
+    const words = text(page.body);
+    assert.match(words, /you will then be sent to elsewhere\.example:8443 ?\./);
+    assert.match(words, /did not register elsewhere\.example:8443 with this server in advance/);
+  });
+
+  it('names no callback host for oob (the page shows a code instead)', async () => {
+    const client = await world.client();
+    const page = await (await signedIn()).get(authorizePath(await world.temporary(client, 'oob')));
+    assert.doesNotMatch(text(page.body), /you will then be sent to/);
   });
 
   it('marks an unverified client "Not verified by this server" and warns', async () => {
@@ -118,13 +148,24 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
     const temporary = await world.temporary(client);
     const browser = await signedIn();
     const page = await browser.get(authorizePath(temporary));
-    await browser.post(
+    const reply = await browser.post(
       '/oauth/authorize',
       { oauth_token: temporary.token, decision: 'allow', lifetime: '3600' },
       page,
     );
-    const stored = await world.provider.store.temporaryCredentials.find(temporary.token);
-    assert.equal(stored?.approvedLifetime, 3600);
+    const verifier = new URL(String(reply.headers.location)).searchParams.get('oauth_verifier');
+    // The app exchanges (§2.3): the token it gets lasts what the owner chose.
+    const issued = await processTokenCredentialsResponse(
+      await requestTokenCredentials(`${BASE}/oauth/access_token`, {
+        client: { key: client.key, secret: client.secret },
+        temporary,
+        verifier: verifier ?? '',
+        fetch: injectFetch(world.app),
+      }),
+    );
+    const token = await world.provider.store.tokenCredentials.find(issued.token);
+    assert.ok(token !== undefined, 'the token credential was issued');
+    assert.equal(token.expiresAt, token.issuedAt + 3600 * 1000);
   });
 
   it('refuses a lifetime the page did not offer, and changes nothing', async () => {

@@ -98,3 +98,29 @@ describe('Connected apps (RFC 5849 §2.3 "the owner should be able to revoke")',
     assert.equal((await api(`${BASE}/api/me`)).status, 200);
   });
 });
+
+describe('Connected apps and the session extension', () => {
+  let world: WebWorld;
+  let offsetMs = 0;
+  before(async () => {
+    world = await startWeb({ now: () => Date.now() + offsetMs });
+    await world.owner('carol');
+  });
+  after(() => world.close());
+
+  it('lists an app whose token expired while its session can renew it, and Revoke ends that session', async () => {
+    const browser = world.browser();
+    await browser.signIn('carol');
+    const client = await world.client({ name: 'Session Keeper', sessionExtension: true });
+    const { token } = await connect(world, browser, client);
+    offsetMs += 2 * 3600 * 1000; // the token's hour is over; the session is not
+    const stored = await world.provider.tokens.find(token.token);
+    assert.ok(stored?.expiresAt !== null && stored!.expiresAt! < Date.now() + offsetMs);
+    const page = await browser.get('/account/apps');
+    assert.match(text(page.body), /Session Keeper/);
+    const reply = await browser.post('/account/apps/revoke', { client_key: client.key }, page);
+    assert.equal(reply.statusCode, 303);
+    // Revoked, so its session handle renews nothing any more (provider/session-extension.ts).
+    assert.notEqual((await world.provider.tokens.find(token.token))?.revokedAt ?? null, null);
+  });
+});

@@ -46,6 +46,28 @@ describe('The documentation page (RFC 5849 §2 "the server must advertise three 
     assert.match(words, /POST http:\/\/127\.0\.0\.1\/oauth\/access_token/);
   });
 
+  it('links the OpenAPI document and names the invalidation endpoint', async () => {
+    assert.match(
+      page,
+      /<a href="http:\/\/127\.0\.0\.1\/openapi\.json"><code>http:\/\/127\.0\.0\.1\/openapi\.json<\/code><\/a>/,
+    );
+    assert.match(text(page), /POST http:\/\/127\.0\.0\.1\/oauth\/invalidate_token/);
+    const linked = await world.app.inject({ method: 'GET', url: '/openapi.json' });
+    assert.equal(linked.statusCode, 200);
+  });
+
+  it('explains ending a token and sessions, linked from the contents', () => {
+    assert.match(page, /<a href="#sessions">Ending a token, and sessions<\/a>/);
+    const words = text(page);
+    for (const name of [
+      'oauth_expires_in',
+      'oauth_session_handle',
+      'oauth_authorization_expires_in',
+      'session_expired',
+    ])
+      assert.ok(words.includes(name), name);
+  });
+
   it('explains LTI 1.1 launches and grades, linked from the contents', () => {
     assert.match(page, /<a href="#lti">LTI 1\.1 launches and grades<\/a>/);
     const words = text(page);

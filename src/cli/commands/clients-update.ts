@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { ClientChanges } from '../../store/index.ts';
-import { storeSettingNames } from '../../config.ts';
+import { storeSettingNames } from '../config/config.ts';
 import { withProvider } from '../context.ts';
 import { CommandFailure, UsageError } from '../errors.ts';
 import { print, printJson } from '../output.ts';
@@ -29,7 +29,20 @@ interface UpdateOptions {
   removeRsaPublicKey?: boolean;
   constrainedDevice?: boolean;
   sessionExtension?: boolean;
+  requestsPerMinute?: RateLimitOption;
+  failuresPerMinute?: RateLimitOption;
   json?: boolean;
+}
+
+/** A per-minute limit: a whole number, or `default` for the server's. */
+type RateLimitOption = number | 'default';
+
+function rateLimit(value: string): RateLimitOption {
+  if (value === 'default') return value;
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new UsageError(`a rate limit is a whole number of at least 1, or "default": ${value}`);
+  }
+  return Number(value);
 }
 
 function readKeyFile(file: string): string {
@@ -72,6 +85,12 @@ export function changesOf(options: UpdateOptions): ClientChanges {
   if (options.constrainedDevice !== undefined)
     changes.constrainedDevice = options.constrainedDevice;
   if (options.sessionExtension !== undefined) changes.sessionExtension = options.sessionExtension;
+  if (options.requestsPerMinute !== undefined)
+    changes.requestsPerMinute =
+      options.requestsPerMinute === 'default' ? null : options.requestsPerMinute;
+  if (options.failuresPerMinute !== undefined)
+    changes.failuresPerMinute =
+      options.failuresPerMinute === 'default' ? null : options.failuresPerMinute;
   if (Object.keys(changes).length === 0)
     throw new UsageError('nothing to change: give at least one option');
   return changes;
@@ -106,10 +125,20 @@ export function registerClientUpdates(clients: Command): void {
       '--no-session-extension',
       'issue tokens without sessions (the sessions of tokens already issued end)',
     )
+    .option(
+      '--requests-per-minute <n>',
+      'protected-resource requests the client may make per minute (or "default")',
+      rateLimit,
+    )
+    .option(
+      '--failures-per-minute <n>',
+      'failed verifications per minute from one address before it is refused (or "default")',
+      rateLimit,
+    )
     .option('--json', 'print JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  latchkey clients update KEY --callback https://printer.example/cb --callback https://printer.example/cb2\n  latchkey clients update KEY --rsa-public-key new-certificate.pem',
+      '\nExamples:\n  latchkey clients update KEY --requests-per-minute 600\n  latchkey clients update KEY --callback https://printer.example/cb --callback https://printer.example/cb2\n  latchkey clients update KEY --rsa-public-key new-certificate.pem',
     )
     .action(async (key: string, options: UpdateOptions, command: Command) => {
       const changes = changesOf(options);

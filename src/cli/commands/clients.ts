@@ -12,7 +12,7 @@ import { fields, print, printJson, table, time } from '../output.ts';
 import { describeClient, publicView } from './client-view.ts';
 import { registerClientUpdates } from './clients-update.ts';
 import { configOf, withSettings } from '../settings-options.ts';
-import { storeSettingNames } from '../../config.ts';
+import { storeSettingNames } from '../config/config.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { storeSettingNames } from '../../config.ts';
+import { storeSettingNames } from '../config/config.ts';
 import { withProvider } from '../context.ts';
 import { CommandFailure } from '../errors.ts';
 import { note } from '../output.ts';

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { Provider, RecordOutcome, TransferRecord } from '../../provider/index.ts';
-import { storeSettingNames } from '../../config.ts';
+import { storeSettingNames } from '../config/config.ts';
 import { withProvider } from '../context.ts';
 import { CommandFailure, EXIT_FAILURE } from '../errors.ts';
 import { note, print, printJson } from '../output.ts';

@@ -6,8 +6,8 @@
  * was first configured, or a rotation by the environment); `prune` removes unused old keys.
  */
 import type { Command } from 'commander';
-import { storeSettingNames } from '../../config.ts';
-import type { LatchkeyConfig } from '../../config.ts';
+import { storeSettingNames } from '../config/config.ts';
+import type { LatchkeyConfig } from '../config/config.ts';
 import { pruneKeyFile, rotateKeyFile } from '../../store/key-file.ts';
 import type { Store } from '../../store/index.ts';
 import { openStore } from '../context.ts';

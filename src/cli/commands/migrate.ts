@@ -9,8 +9,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { storeSettingNames } from '../../config.ts';
-import type { LatchkeyConfig } from '../../config.ts';
+import { storeSettingNames } from '../config/config.ts';
+import type { LatchkeyConfig } from '../config/config.ts';
 import { openStore, shownDatabase } from '../context.ts';
 import { fileKeyring } from '../../store/key-file.ts';
 import type { Keyring } from '../../store/sealing.ts';

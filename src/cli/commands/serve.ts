@@ -1,15 +1,16 @@
 /**
  * `latchkey serve` (what `npm start` runs): opens the store, builds the provider with the
  * configured policy and the HTTP app, listens, and prints the endpoint advertisement
- * (RFC 5849 §1 item 6). SIGINT or SIGTERM close it gracefully; a second one ends it at once.
+ * (RFC 5849 §1 item 6). SIGINT or SIGTERM close it gracefully, within shutdownTimeoutMs
+ * (exit status 1 when closing fails or outlasts it); a second signal ends it at once.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import type { advertise as Advertise } from '../../http/routes/advertisement.ts';
-import { ConfigError, settingNames, spellings } from '../../config.ts';
-import type { LatchkeyConfig } from '../../config.ts';
+import { ConfigError, settingNames, spellings } from '../config/config.ts';
+import type { LatchkeyConfig } from '../config/config.ts';
 import type { IdentityOptions } from '../../provider/index.ts';
 import { openProvider } from '../context.ts';
 import { CommandFailure } from '../errors.ts';
@@ -80,9 +81,13 @@ export function registerServe(program: Command): void {
       // Before the store opens: a new key file is made here, and said so below.
       const keys = chooseKeys(config);
       const provider = await openProvider(config);
+      // The store is closed even when the provider's last writes fail.
       const closeAll = async () => {
-        await provider.close();
-        await provider.store.close();
+        try {
+          await provider.close();
+        } finally {
+          await provider.store.close();
+        }
       };
       let app: FastifyInstance;
       let advertise: typeof Advertise;
@@ -152,7 +157,9 @@ export function registerServe(program: Command): void {
 
       const base = baseUrl(config, tls !== undefined, app.server.address() as AddressInfo);
       print(`Latchkey listening on ${base}`);
-      if (/^(0\.0\.0\.0|::|\[::\])$/.test(config.host) && config.publicUrl === undefined) {
+      if (config.trustProxy && config.publicUrl === undefined) {
+        note('(behind a proxy: set publicUrl, the URL clients reach; it is what is advertised)');
+      } else if (/^(0\.0\.0\.0|::|\[::\])$/.test(config.host) && config.publicUrl === undefined) {
         note(
           `(on every interface, --host ${config.host}; set publicUrl to advertise a public URL)`,
         );
@@ -177,16 +184,30 @@ export function registerServe(program: Command): void {
         }
         closing = true;
         note(`${signal}: closing (finishing requests in flight)…`);
+        // Whatever the store is doing (refusing, silent, gone), the process ends within the
+        // bound: a supervisor never has to kill it.
+        const bound = setTimeout(() => {
+          note(
+            `latchkey: not closed within ${config.shutdownTimeoutMs} ms (shutdownTimeoutMs); exiting.`,
+          );
+          process.exit(1);
+        }, config.shutdownTimeoutMs);
         app
           .close()
           .then(closeAll)
-          .then(() => note('Closed.'))
-          .catch((error: unknown) => {
-            note(
-              `latchkey: error while closing: ${error instanceof Error ? error.message : error}`,
-            );
-            process.exitCode = 1;
-          });
+          .then(
+            () => {
+              note('Closed.');
+              // Nothing is left to keep the process alive; if something is, the bound ends it.
+              bound.unref();
+            },
+            (error: unknown) => {
+              note(
+                `latchkey: error while closing: ${error instanceof Error ? error.message : error}`,
+              );
+              process.exit(1);
+            },
+          );
       };
       process.on('SIGINT', shutDown).on('SIGTERM', shutDown);
     });

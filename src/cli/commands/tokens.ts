@@ -10,7 +10,7 @@ import { withProvider } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
-import { storeSettingNames } from '../../config.ts';
+import { storeSettingNames } from '../config/config.ts';
 
 function lifetime(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) {

@@ -8,7 +8,7 @@ import { withProvider } from '../context.ts';
 import { print, printJson, table, time } from '../output.ts';
 import { passwordFrom } from '../read-input.ts';
 import { configOf, withSettings } from '../settings-options.ts';
-import { storeSettingNames } from '../../config.ts';
+import { storeSettingNames } from '../config/config.ts';
 
 interface PasswordOptions {
   password?: string;

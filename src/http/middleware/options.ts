@@ -20,7 +20,7 @@ export interface MiddlewareOptions extends ResourceOptions {
   readonly bodyLimit?: number | undefined;
 }
 
-export const DEFAULT_BODY_LIMIT = 64 * 1024;
+export { DEFAULT_BODY_LIMIT } from '../options.ts';
 
 export function transportOf(options: MiddlewareOptions): TransportSettings {
   return {

@@ -4,7 +4,8 @@
  *   POST /admin/login/accept  {"login_challenge", "subject", "name"} → {"redirect_to"}
  *   POST /admin/login/reject  {"login_challenge"}                    → {"redirect_to"}
  * with `Authorization: Bearer <admin token>`, and sends the browser to `redirect_to`. The token
- * is compared in constant time. Refusals are JSON `{error, error_description}` with a status
+ * is compared in constant time. The bodies are checked by the routes' schemas (which are also
+ * their description in /openapi.json). Refusals are JSON `{error, error_description}` with a status
  * that says why: 401 wrong token, 400 unreadable body, 404 unknown challenge, 409 already
  * answered, 410 expired, 415 not JSON.
  */
@@ -13,6 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InputError, LoginRefusedError } from '../../provider/index.ts';
 import type { LoginRefusal, Provider } from '../../provider/index.ts';
 import { StoreUnavailableError } from '../../store/types.ts';
+import { ADMIN, bare, TAGS } from '../route-schemas.ts';
 
 export interface LoginAdminOptions {
   readonly provider: Provider;
@@ -51,19 +53,89 @@ class AdminRefusal extends Error {
   }
 }
 
-function bodyOf(request: FastifyRequest): Record<string, unknown> {
-  if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
-    throw new AdminRefusal(415, 'invalid_request', 'The body must be JSON (application/json).');
-  }
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new AdminRefusal(400, 'invalid_request', 'The body must be a JSON object.');
-  }
-  const record = body as Record<string, unknown>;
-  if (typeof record['login_challenge'] !== 'string' || record['login_challenge'] === '') {
-    throw new AdminRefusal(400, 'invalid_request', 'login_challenge is required (a string).');
-  }
-  return record;
+const challenge = {
+  type: 'string',
+  minLength: 1,
+  description: 'The `login_challenge` your login app received.',
+} as const;
+
+const refusal = (description: string) => ({
+  description,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+        required: ['error', 'error_description'],
+      },
+    },
+  },
+});
+
+const redirectTo = {
+  description: 'Where to send the browser now.',
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: { redirect_to: { type: 'string', format: 'uri' } },
+        required: ['redirect_to'],
+      },
+    },
+  },
+};
+
+const refusals = {
+  400: refusal('The body is not a JSON object with the fields required (invalid_request).'),
+  401: bare('No valid admin token (invalid_token); `WWW-Authenticate: Bearer`.'),
+  404: refusal('No such challenge, or not this browser’s (not_found).'),
+  409: refusal('Already accepted or rejected (conflict).'),
+  410: refusal('Expired (gone).'),
+  415: refusal('The body is not application/json (invalid_request).'),
+  503: refusal('The store is unavailable (temporarily_unavailable); Retry-After.'),
+};
+
+const acceptSchema = {
+  tags: [TAGS.admin],
+  summary: 'Accept a delegated sign-in',
+  description:
+    'Your login app signed the person in: Latchkey signs them in as the owner with this subject (created on first use) and answers where to send the browser.',
+  security: ADMIN,
+  body: {
+    type: 'object',
+    properties: {
+      login_challenge: challenge,
+      subject: {
+        type: 'string',
+        description:
+          'The stable id of the person in your user base (visible ASCII, up to 255 bytes).',
+      },
+      name: { type: ['string', 'null'], description: 'The display name (default: the subject).' },
+    },
+    required: ['login_challenge', 'subject'],
+  },
+  response: { 200: redirectTo, ...refusals },
+};
+
+const rejectSchema = {
+  tags: [TAGS.admin],
+  summary: 'Reject a delegated sign-in',
+  description:
+    'The person could not be signed in: the authorization request is denied, and the answer says where to send the browser.',
+  security: ADMIN,
+  body: {
+    type: 'object',
+    properties: { login_challenge: challenge },
+    required: ['login_challenge'],
+  },
+  response: { 200: redirectTo, ...refusals },
+};
+
+/** Read once the schema checked it. */
+interface AcceptBody {
+  readonly login_challenge: string;
+  readonly subject: string;
+  readonly name?: string | null;
 }
 
 export async function registerLoginAdmin(
@@ -85,6 +157,9 @@ export async function registerLoginAdmin(
       } else if (error instanceof StoreUnavailableError) {
         reply.header('retry-after', '5');
         refusal = new AdminRefusal(503, 'temporarily_unavailable', 'The store is unavailable.');
+      } else if ((error as { validation?: unknown }).validation !== undefined) {
+        // The route's schema refused the body; its message names the field.
+        refusal = new AdminRefusal(400, 'invalid_request', (error as Error).message.slice(0, 200));
       } else {
         const status = (error as { statusCode?: number }).statusCode ?? 500;
         if (status >= 500) request.log.error({ err: error }, 'admin API failed');
@@ -111,33 +186,43 @@ export async function registerLoginAdmin(
       }
     });
 
-    admin.post('/admin/login/accept', { bodyLimit: 16 * 1024 }, async (request, reply) => {
-      const body = bodyOf(request);
-      if (typeof body['subject'] !== 'string') {
-        throw new AdminRefusal(400, 'invalid_request', 'subject is required (a string).');
+    // Before the schema: a form body would parse into an object as well.
+    admin.addHook('preValidation', async function requireJson(request) {
+      if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
+        throw new AdminRefusal(415, 'invalid_request', 'The body must be JSON (application/json).');
       }
-      if (body['name'] !== undefined && body['name'] !== null && typeof body['name'] !== 'string') {
-        throw new AdminRefusal(400, 'invalid_request', 'name must be a string.');
-      }
-      const { verifier } = await provider.logins.accept(body['login_challenge'], {
-        subject: body['subject'],
-        name: body['name'],
-      });
-      const url = new URL(`${options.baseUrlOf(request)}${options.callbackPath}`);
-      url.searchParams.set('login_verifier', verifier);
-      return reply.header('cache-control', 'no-store').send({ redirect_to: url.href });
     });
 
-    admin.post('/admin/login/reject', { bodyLimit: 16 * 1024 }, async (request, reply) => {
-      const body = bodyOf(request);
-      const { redirect, challenge } = await provider.logins.reject(body['login_challenge']);
-      const base = options.baseUrlOf(request);
-      const redirectTo =
-        redirect ??
-        (challenge.oauthToken === null
-          ? `${base}${options.refusedPath}`
-          : `${base}${options.authorizePath}?oauth_token=${encodeURIComponent(challenge.oauthToken)}`);
-      return reply.header('cache-control', 'no-store').send({ redirect_to: redirectTo });
-    });
+    const limits = { bodyLimit: 16 * 1024 };
+    admin.post(
+      '/admin/login/accept',
+      { ...limits, schema: acceptSchema },
+      async (request, reply) => {
+        const body = request.body as AcceptBody;
+        const { verifier } = await provider.logins.accept(body.login_challenge, {
+          subject: body.subject,
+          name: body.name,
+        });
+        const url = new URL(`${options.baseUrlOf(request)}${options.callbackPath}`);
+        url.searchParams.set('login_verifier', verifier);
+        return reply.header('cache-control', 'no-store').send({ redirect_to: url.href });
+      },
+    );
+
+    admin.post(
+      '/admin/login/reject',
+      { ...limits, schema: rejectSchema },
+      async (request, reply) => {
+        const body = request.body as Pick<AcceptBody, 'login_challenge'>;
+        const { redirect, challenge } = await provider.logins.reject(body.login_challenge);
+        const base = options.baseUrlOf(request);
+        const redirectTo =
+          redirect ??
+          (challenge.oauthToken === null
+            ? `${base}${options.refusedPath}`
+            : `${base}${options.authorizePath}?oauth_token=${encodeURIComponent(challenge.oauthToken)}`);
+        return reply.header('cache-control', 'no-store').send({ redirect_to: redirectTo });
+      },
+    );
   });
 }

@@ -2,10 +2,13 @@
  * The spec requires the three endpoint URIs to be advertised but leaves how open (§1 item 6).
  * One machine-readable JSON document at a well-known path (RFC 8615), also printed at start-up.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import type { Provider } from '../../provider/index.ts';
 import { defaultPaths } from '../options.ts';
 import type { FlowPaths } from '../options.ts';
+import { OPENAPI_PATH } from '../openapi.ts';
+import { TAGS } from '../route-schemas.ts';
 
 export const ADVERTISEMENT_PATH = '/.well-known/oauth1-provider';
 
@@ -16,6 +19,8 @@ export interface Advertisement {
   readonly token_endpoint: string;
   /** POST, signed with the token it ends. */
   readonly token_invalidation_endpoint: string;
+  /** The OpenAPI 3.1 description of every endpoint (GET). */
+  readonly openapi_document: string;
   readonly protected_resource_example: string;
   readonly signature_methods_supported: string[];
   readonly scopes_supported: Record<string, string>;
@@ -36,6 +41,7 @@ export function advertise(
     authorization_endpoint: base + paths.authorize,
     token_endpoint: base + paths.accessToken,
     token_invalidation_endpoint: base + paths.invalidateToken,
+    openapi_document: base + OPENAPI_PATH,
     protected_resource_example: `${base}/api/me`,
     signature_methods_supported: provider.policy.signatureMethods.names(),
     scopes_supported: { ...provider.policy.scopes },
@@ -44,13 +50,83 @@ export function advertise(
   };
 }
 
+/** Where the advertisement's URLs point: the configured public URL, or the listen address. */
+export interface AdvertisedOrigin {
+  /** `publicUrl` as configured; when set, the only origin advertised. */
+  readonly publicUrl: string | undefined;
+  /** The server serves HTTPS itself. */
+  readonly tls: boolean;
+}
+
+/**
+ * The origin of the address a connection arrived on: the address the server listens on (the
+ * interface the client reached, under a wildcard listen), never a request header.
+ */
+export function listenOrigin(socket: Socket, tls: boolean): string {
+  const raw = socket.localAddress ?? '127.0.0.1';
+  const address = raw.startsWith('::ffff:') ? raw.slice('::ffff:'.length) : raw;
+  const host = address.includes(':') ? `[${address}]` : address;
+  const port = socket.localPort;
+  return `${tls ? 'https' : 'http'}://${host}${port === undefined ? '' : `:${port}`}`;
+}
+
+const uri = { type: 'string', format: 'uri' } as const;
+
+const schema = {
+  tags: [TAGS.discovery],
+  summary: 'Endpoint advertisement',
+  description:
+    'The endpoint URIs (RFC 5849 §1 item 6), the signature methods, scopes and timestamp window, at a well-known location (RFC 8615).',
+  response: {
+    200: {
+      description: 'The advertisement.',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: {
+              issuer: uri,
+              request_token_endpoint: uri,
+              authorization_endpoint: uri,
+              token_endpoint: uri,
+              token_invalidation_endpoint: uri,
+              openapi_document: uri,
+              protected_resource_example: uri,
+              signature_methods_supported: { type: 'array', items: { type: 'string' } },
+              scopes_supported: { type: 'object', additionalProperties: { type: 'string' } },
+              timestamp_window_seconds: { type: 'integer' },
+              realm: { type: 'string' },
+            },
+            required: [
+              'issuer',
+              'request_token_endpoint',
+              'authorization_endpoint',
+              'token_endpoint',
+              'token_invalidation_endpoint',
+              'openapi_document',
+            ],
+          },
+        },
+      },
+    },
+  },
+};
+
+/**
+ * GET /.well-known/oauth1-provider. Built from the configured public URL, or else the address
+ * the server listens on, and never from `Host`, `X-Forwarded-Host` or `Forwarded` (a client
+ * chooses those, and a proxy copies them): a shared cache would otherwise keep one
+ * requester's host for everyone. `no-store` as well, since the fallback differs by interface.
+ */
 export function registerAdvertisement(
   app: FastifyInstance,
   provider: Provider,
   paths: FlowPaths,
-  baseUrlOf: (request: FastifyRequest) => string,
+  origin: AdvertisedOrigin,
 ): void {
-  app.get(ADVERTISEMENT_PATH, async function advertiseEndpoints(request) {
-    return advertise(baseUrlOf(request), provider, paths);
+  app.get(ADVERTISEMENT_PATH, { schema }, async function advertiseEndpoints(request, reply) {
+    void reply.header('cache-control', 'no-store');
+    const base = origin.publicUrl ?? listenOrigin(request.raw.socket, origin.tls);
+    return advertise(base, provider, paths);
   });
 }

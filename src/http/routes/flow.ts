@@ -11,6 +11,7 @@ import type { Provider } from '../../provider/index.ts';
 import { toIncomingRequest } from '../incoming-request.ts';
 import type { TransportSettings } from '../incoming-request.ts';
 import type { FlowPaths } from '../options.ts';
+import { formAnswer, SIGNED, signedRequestRefusals, TAGS } from '../route-schemas.ts';
 
 // §2.1 and §2.3 say POST "unless the server recommends another method"; GET is accepted
 // too, because older clients send it, and the signature covers the method either way.
@@ -22,6 +23,63 @@ function formReply(fields: Record<string, string>): string {
     .join('&');
 }
 
+const credential = { type: 'string', minLength: 1 } as const;
+const seconds = { type: 'string', pattern: '^[0-9]+$' } as const;
+
+const temporarySchema = {
+  tags: [TAGS.flow],
+  summary: 'Temporary credentials (RFC 5849 §2.1)',
+  description:
+    'Signed by the client alone, with `oauth_callback` (an absolute URI, or `oob`). Needs HTTPS (or loopback). GET is accepted for older clients.',
+  security: SIGNED,
+  response: {
+    200: formAnswer(
+      'Temporary credentials for the authorization step.',
+      {
+        oauth_token: credential,
+        oauth_token_secret: credential,
+        oauth_callback_confirmed: { const: 'true' },
+      },
+      ['oauth_token', 'oauth_token_secret', 'oauth_callback_confirmed'],
+    ),
+    ...signedRequestRefusals,
+  },
+};
+
+const tokenSchema = {
+  tags: [TAGS.flow],
+  summary: 'Token credentials (RFC 5849 §2.3), and their renewal (session extension)',
+  description:
+    'Signed with the authorized temporary credentials and `oauth_verifier`. A client registered for the session extension also gets `oauth_expires_in`, `oauth_session_handle` and `oauth_authorization_expires_in`, and renews a token credential (expired or live) by signing with it and sending `oauth_session_handle` instead of a verifier: a new token and secret, the old ones dead at once. Needs HTTPS (or loopback).',
+  security: SIGNED,
+  response: {
+    200: formAnswer(
+      'Token credentials; the session fields only for a client with the session extension.',
+      {
+        oauth_token: credential,
+        oauth_token_secret: credential,
+        oauth_expires_in: seconds,
+        oauth_session_handle: credential,
+        oauth_authorization_expires_in: seconds,
+      },
+      ['oauth_token', 'oauth_token_secret'],
+    ),
+    ...signedRequestRefusals,
+  },
+};
+
+const invalidateSchema = {
+  tags: [TAGS.flow],
+  summary: 'End the token the request is signed with',
+  description:
+    "Invalidation by the client: a request signed with a token credential ends that token (as the owner's revocation does, on every instance). 200 once; then 401 `token_revoked`.",
+  security: SIGNED,
+  response: {
+    200: formAnswer('The token is revoked.', { oauth_token: credential }, ['oauth_token']),
+    ...signedRequestRefusals,
+  },
+};
+
 export function registerFlowRoutes(
   app: FastifyInstance,
   provider: Provider,
@@ -31,6 +89,7 @@ export function registerFlowRoutes(
   app.route({
     method: [...FLOW_METHODS],
     url: paths.requestToken,
+    schema: temporarySchema,
     handler: async function requestTemporaryCredentials(request, reply) {
       const issued = await provider.issueTemporaryCredentials(
         toIncomingRequest(request, transport),
@@ -51,6 +110,7 @@ export function registerFlowRoutes(
   app.route({
     method: [...FLOW_METHODS],
     url: paths.accessToken,
+    schema: tokenSchema,
     handler: async function requestTokenCredentials(request, reply) {
       const issued = await provider.exchangeTokenCredentials(toIncomingRequest(request, transport));
       const session = issued.session;
@@ -77,6 +137,7 @@ export function registerFlowRoutes(
   app.route({
     method: 'POST',
     url: paths.invalidateToken,
+    schema: invalidateSchema,
     handler: async function invalidateToken(request, reply) {
       const ended = await provider.invalidateToken(toIncomingRequest(request, transport));
       return reply

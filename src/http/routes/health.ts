@@ -7,6 +7,40 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/types.ts';
+import { TAGS } from '../route-schemas.ts';
+
+const status = (value: string, description: string) => ({
+  description,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: { status: { const: value } },
+        required: ['status'],
+      },
+    },
+  },
+});
+
+const liveSchema = {
+  tags: [TAGS.operations],
+  summary: 'Liveness probe',
+  description: 'The process is up and serving; asks no backend.',
+  response: { 200: status('ok', 'Up.') },
+};
+
+const readySchema = {
+  tags: [TAGS.operations],
+  summary: 'Readiness probe',
+  description: 'Whether the stores answer (within a bound): 200, or 503 with Retry-After.',
+  response: {
+    200: status('ready', 'The stores answer.'),
+    503: {
+      ...status('unavailable', 'A store did not answer; send traffic elsewhere.'),
+      headers: { 'retry-after': { type: 'string' } },
+    },
+  },
+};
 
 export interface HealthOptions {
   /** Longest wait for the stores' answer before /readyz says 503 (default 3000 ms). */
@@ -33,13 +67,21 @@ export function registerHealthRoutes(
 ): void {
   const timeoutMs = options.readyTimeoutMs ?? 3000;
 
-  app.get('/healthz', { logLevel: 'debug' }, async function reportLive(_request, reply) {
-    return reply.header('cache-control', 'no-store').send({ status: 'ok' });
-  });
+  app.get(
+    '/healthz',
+    { logLevel: 'debug', schema: liveSchema },
+    async function reportLive(_request, reply) {
+      return reply.header('cache-control', 'no-store').send({ status: 'ok' });
+    },
+  );
 
-  app.get('/readyz', { logLevel: 'debug' }, async function reportReady(_request, reply) {
-    reply.header('cache-control', 'no-store');
-    if (await pingWithin(store, timeoutMs)) return reply.send({ status: 'ready' });
-    return reply.code(503).header('retry-after', '5').send({ status: 'unavailable' });
-  });
+  app.get(
+    '/readyz',
+    { logLevel: 'debug', schema: readySchema },
+    async function reportReady(_request, reply) {
+      reply.header('cache-control', 'no-store');
+      if (await pingWithin(store, timeoutMs)) return reply.send({ status: 'ready' });
+      return reply.code(503).header('retry-after', '5').send({ status: 'unavailable' });
+    },
+  );
 }

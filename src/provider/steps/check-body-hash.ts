@@ -1,7 +1,7 @@
 /**
- * The Request Body Hash extension: once the signature proved `oauth_body_hash` authentic,
- * the body must be the one that was hashed (with the digest of the signature method), so a
- * body changed on the way is refused like a changed parameter.
+ * Step 8 of verification, the Request Body Hash extension: once the signature proved
+ * `oauth_body_hash` authentic, the body must be the one that was hashed (with the digest of
+ * the signature method), so a body changed on the way is refused like a changed parameter.
  */
 import { computeBodyHash, constantTimeEqual, OAuthError } from '../../protocol/index.ts';
 import type { ProtocolParameters } from '../request.ts';

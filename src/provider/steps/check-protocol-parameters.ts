@@ -1,6 +1,7 @@
 /**
  * Step 1 of verification: the protocol parameters are present, single, well-formed and
- * allowed for this endpoint (§3.1, §3.2). Cheap checks first, before any lookup.
+ * allowed for this endpoint (§3.1, §3.2, §2.1–2.3 for the flow's own parameters, and the
+ * Request Body Hash extension). Cheap checks first, before any lookup.
  */
 import { OAuthError, printable } from '../../protocol/index.ts';
 import type { CollectedParameters, SignatureMethod } from '../../protocol/index.ts';
@@ -103,6 +104,16 @@ export function checkProtocolParameters(
       advice: { oauth_parameters_absent: absent.join('&') },
       ...(unauthenticated ? { status: 401 } : {}),
     });
+  }
+  // §2.1: the temporary credential request is signed by the client alone.
+  if (rules.kind === 'temporary' && token !== undefined) {
+    throw new OAuthError(
+      'parameter_rejected',
+      'The temporary credential request takes no oauth_token.',
+      {
+        advice: { oauth_parameters_rejected: 'oauth_token' },
+      },
+    );
   }
   if (signatureMethod === undefined) {
     throw new OAuthError(

@@ -1,6 +1,7 @@
 /**
- * Step 2: the timestamp is within the window either way (§3.3), so nonces need only be kept
- * for the window. A refusal carries `oauth_acceptable_timestamps` (Problem Reporting).
+ * Step 3 of verification: the timestamp is within the window either way (§3.3), so nonces need
+ * only be kept for the window. A refusal carries `oauth_acceptable_timestamps` (Problem
+ * Reporting).
  */
 import { OAuthError } from '../../protocol/index.ts';
 

@@ -1,27 +1,24 @@
 /**
- * Step 3: look up the client and the token. An unknown key still yields key material (a
- * dummy secret or RSA key), so the signature check costs the same and timing does not
- * reveal which keys exist (ARCHITECTURE "hot path" step 3).
+ * Step 4 of verification: look up the client and the token (§3.2: "the client credentials
+ * and token … are valid"). An unknown client key, or a token that does not exist or belongs
+ * to another client, is refused here, before any signature is computed: identifiers are not
+ * secrets (every request carries them in clear), so naming them costs nothing, and no work
+ * is spent on a signature that no key could have made (docs/decisions.md).
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { parseRsaPublicKey } from '../../protocol/index.ts';
+import { OAuthError, parseRsaPublicKey } from '../../protocol/index.ts';
+import type { SignatureKeys } from '../../protocol/index.ts';
 import type { Client, Store, TemporaryCredential, TokenCredential } from '../../store/types.ts';
 import type { ProtocolParameters, RequestKind } from '../request.ts';
 
-export interface LoadedCredentials {
-  readonly client: Client | undefined;
-  /** The token credential of a resource request, if it exists and belongs to the client. */
+/** The credentials of one request, with the key material its signature method needs. */
+export interface LoadedCredentials extends SignatureKeys {
+  readonly client: Client;
+  /** The token credential of a resource request, when it carries a token. */
   readonly tokenCredential: TokenCredential | undefined;
-  /** The temporary credential of a token request, if it exists and belongs to the client. */
+  /** The temporary credential of a token request (§2.3). */
   readonly temporaryCredential: TemporaryCredential | undefined;
-  readonly clientSecret: string;
-  readonly tokenSecret: string;
-  readonly publicKey: KeyObject | undefined;
 }
-
-const DUMMY_SECRET = randomBytes(32).toString('base64url');
-let dummyPublicKey: KeyObject | undefined;
 
 /** Parsed RSA public keys by PEM text: parsed once per client, never per request. */
 const publicKeys = new Map<string, KeyObject | null>();
@@ -42,35 +39,10 @@ export function publicKeyFor(client: Client): KeyObject | undefined {
   return key ?? undefined;
 }
 
-function rsaDummy(): KeyObject {
-  dummyPublicKey ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey;
-  return dummyPublicKey;
-}
-
-export async function loadCredentials(
-  store: Store,
-  protocol: ProtocolParameters,
-  kind: RequestKind,
-): Promise<LoadedCredentials> {
-  const client = await store.clients.find(protocol.consumerKey);
-  let tokenCredential: TokenCredential | undefined;
-  let temporaryCredential: TemporaryCredential | undefined;
-  if (protocol.token !== undefined) {
-    if (kind === 'exchange') {
-      const found = await store.temporaryCredentials.find(protocol.token);
-      if (found !== undefined && found.clientKey === client?.key) temporaryCredential = found;
-    } else {
-      const found = await store.tokenCredentials.find(protocol.token);
-      if (found !== undefined && found.clientKey === client?.key) tokenCredential = found;
-    }
-  }
-  return withKeys(protocol, client, tokenCredential, temporaryCredential);
-}
-
 /**
- * The same from the store's read cache, without a promise, when the client and the token of
- * a resource request are both cached (the usual request); undefined sends the caller to
- * loadCredentials. A cached answer is the one find() would give (store/types.ts, Peek).
+ * The client and token from the store's read cache, without a promise, when both are
+ * cached (the usual resource request); undefined sends the caller to loadCredentials. A
+ * cached answer is the one find() would give (store/types.ts, Peek).
  */
 export function loadCachedCredentials(
   store: Store,
@@ -81,31 +53,56 @@ export function loadCachedCredentials(
   if (kind === 'exchange' || kind === 'renewal') return undefined;
   const client = store.clients.peek?.(protocol.consumerKey);
   if (client === undefined) return undefined;
-  let tokenCredential: TokenCredential | undefined;
-  if (protocol.token !== undefined) {
-    tokenCredential = store.tokenCredentials.peek?.(protocol.token);
-    if (tokenCredential === undefined) return undefined;
-    if (tokenCredential.clientKey !== client.key) tokenCredential = undefined;
-  }
-  return withKeys(protocol, client, tokenCredential, undefined);
+  if (protocol.token === undefined) return known(protocol, client, undefined, undefined);
+  const token = store.tokenCredentials.peek?.(protocol.token);
+  if (token === undefined) return undefined;
+  return known(protocol, client, token, undefined);
 }
 
-function withKeys(
+export async function loadCredentials(
+  store: Store,
   protocol: ProtocolParameters,
-  client: Client | undefined,
+  kind: RequestKind,
+): Promise<LoadedCredentials> {
+  const client = await store.clients.find(protocol.consumerKey);
+  if (client === undefined) throw new OAuthError('consumer_key_unknown', 'Unknown client key.');
+  if (protocol.token === undefined) return known(protocol, client, undefined, undefined);
+  if (kind === 'exchange') {
+    return known(
+      protocol,
+      client,
+      undefined,
+      await store.temporaryCredentials.find(protocol.token),
+    );
+  }
+  return known(protocol, client, await store.tokenCredentials.find(protocol.token), undefined);
+}
+
+/**
+ * The credentials, once the token (if any) is known and issued to this client, with their
+ * key material (§3.4.2–3.4.4) in the same object: one allocation per request.
+ */
+function known(
+  protocol: ProtocolParameters,
+  client: Client,
   tokenCredential: TokenCredential | undefined,
   temporaryCredential: TemporaryCredential | undefined,
 ): LoadedCredentials {
+  let tokenSecret = '';
+  if (protocol.token !== undefined) {
+    const found = tokenCredential ?? temporaryCredential;
+    if (found === undefined || found.clientKey !== client.key) {
+      throw new OAuthError('token_rejected', 'Unknown token, or a token issued to another client.');
+    }
+    tokenSecret = found.secret;
+  }
   const rsa = protocol.signatureMethod.keyKind === 'rsa';
   return {
     client,
     tokenCredential,
     temporaryCredential,
-    clientSecret: client?.secret ?? DUMMY_SECRET,
-    tokenSecret:
-      protocol.token === undefined
-        ? ''
-        : (tokenCredential?.secret ?? temporaryCredential?.secret ?? DUMMY_SECRET),
-    publicKey: rsa ? ((client && publicKeyFor(client)) ?? rsaDummy()) : undefined,
+    clientSecret: rsa ? undefined : client.secret,
+    tokenSecret,
+    publicKey: rsa ? publicKeyFor(client) : undefined,
   };
 }

@@ -54,6 +54,9 @@ function clientRow(record: ClientRecord, base: Client, developerId: string | nul
     verified: record.verified ?? base.verified,
     disabled: record.disabled ?? base.disabled,
     sessionExtension: record.sessionExtension ?? base.sessionExtension,
+    // Rate limits are the operator's setting on this server: not carried by a transfer.
+    requestsPerMinute: base.requestsPerMinute,
+    failuresPerMinute: base.failuresPerMinute,
     developerId: developerId === undefined ? base.developerId : developerId,
     createdAt: record.createdAt ?? base.createdAt,
   };
@@ -98,6 +101,8 @@ export function planClient(
       verified: false,
       disabled: false,
       sessionExtension: false,
+      requestsPerMinute: null,
+      failuresPerMinute: null,
       developerId: null,
       createdAt: now,
     };

@@ -7,9 +7,12 @@
  *
  * @example const store = await createPostgresStore({ connectionString: 'postgres://…/latchkey' });
  */
+import { DEFAULT_POSTGRES_SCHEMA, DEFAULT_REDIS_PREFIX } from '../locations.ts';
 import { Pool } from 'pg';
 import type { Redis } from 'ioredis';
+import { createMemoryRateCounters } from '../memory-rate-counters.ts';
 import { createRedisAttemptStore } from '../redis/attempts.ts';
+import { createRedisRateCounters } from '../redis/rate-counters.ts';
 import { createRedisNonceStore } from '../redis/nonces.ts';
 import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
@@ -88,7 +91,7 @@ export function createPool(
 
 /** Opens the PostgreSQL store, migrating its schema first unless told not to. */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
-  const schema = options.schema ?? 'latchkey';
+  const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
   checkSchemaName(schema);
   const ownsPool = !('pool' in options);
   const pool = 'pool' in options ? options.pool : createPool(options.connectionString, options);
@@ -98,7 +101,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   });
   const now = options.now ?? Date.now;
   const { redis } = options;
-  const prefix = options.redisPrefix ?? 'latchkey:';
+  const prefix = options.redisPrefix ?? DEFAULT_REDIS_PREFIX;
 
   try {
     if (options.migrate ?? true) await migrate(pool, schema);
@@ -118,6 +121,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     sessions: postgresSessions(db),
     attempts:
       redis === undefined ? postgresAttempts(db) : createRedisAttemptStore(redis, { prefix }),
+    // Without Redis, each instance counts for itself (docs/security.md#rate-limits).
+    rateCounters:
+      redis === undefined
+        ? createMemoryRateCounters({ now })
+        : createRedisRateCounters(redis, { prefix }),
     transfer: postgresTransfer(db, sealer),
     loginChallenges: postgresLoginChallenges(db),
     secrets: postgresSealedSecrets(db, sealer),

@@ -18,41 +18,9 @@
  * outran the checkpoints) is truncated. The nonce commit does not sleep on that lock; it
  * retries from the event loop (nonces.ts).
  */
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-
-// An eval'd worker (CommonJS), so it runs the same from src/ and from a build.
-const workerSource = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { statSync } = require('node:fs');
-const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(workerData.path, { timeout: workerData.busyTimeoutMs });
-const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-const restart = db.prepare('PRAGMA wal_checkpoint(RESTART)');
-const truncate = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
-// A WAL frame: a 24-byte header and a page.
-const frameBytes = Number(db.prepare('PRAGMA page_size').get().page_size) + 24;
-const fileSize = () => { try { return statSync(workerData.path + '-wal').size; } catch { return 0; } };
-const run = () => {
-  try {
-    // { busy, log, checkpointed }: log is the frames in use since the last restart.
-    const pass = passive.get();
-    // What the passive pass left is what arrived meanwhile: little to copy and to sync while
-    // writers are held back.
-    if (pass.log * frameBytes > workerData.maxWalBytes) report('restart', pass, restart.get());
-    else if (fileSize() > 4 * workerData.maxWalBytes) report('truncate', pass, truncate.get());
-  } catch { /* busy or closing: next time */ }
-};
-const report = (mode, pass, result) => {
-  if (workerData.report) parentPort.postMessage({ mode, logBytes: pass.log * frameBytes, busy: result.busy !== 0 });
-};
-const timer = setInterval(run, workerData.intervalMs);
-parentPort.on('message', () => {
-  clearInterval(timer);
-  run();
-  db.close();
-  parentPort.close();
-});
-`;
 
 export interface Checkpointer {
   /** Runs a last checkpoint and ends the worker. */
@@ -68,6 +36,28 @@ export interface CheckpointReport {
   readonly busy: boolean;
 }
 
+/** What the worker is started with (checkpoint-worker.ts). */
+export interface CheckpointWorkerData {
+  readonly path: string;
+  readonly intervalMs: number;
+  readonly busyTimeoutMs: number;
+  readonly maxWalBytes: number;
+  /** Whether to post a CheckpointReport for each RESTART or TRUNCATE. */
+  readonly report: boolean;
+}
+
+/** `PRAGMA wal_checkpoint`'s row: busy, frames in the log, frames checkpointed. */
+export interface CheckpointResult {
+  readonly busy: number;
+  readonly log: number;
+  readonly checkpointed: number;
+}
+
+/** What the worker posts. */
+export type WorkerMessage =
+  | ({ readonly kind: 'checkpoint' } & CheckpointReport)
+  | { readonly kind: 'error'; readonly message: string };
+
 /**
  * The log size past which the worker restarts it. It grows about 3 MB a second at full load
  * (a page or two per group commit), so this is a restart every few seconds. Disk for it is
@@ -76,28 +66,54 @@ export interface CheckpointReport {
  */
 export const MAX_WAL_BYTES = 16 * 1024 * 1024;
 
-export function startCheckpointer(
-  path: string,
-  intervalMs: number,
-  busyTimeoutMs: number,
-  maxWalBytes = MAX_WAL_BYTES,
-  onCheckpoint?: (report: CheckpointReport) => void,
-): Checkpointer {
-  const worker = new Worker(workerSource, {
-    eval: true,
-    workerData: {
-      path,
-      intervalMs,
-      busyTimeoutMs,
-      maxWalBytes,
-      report: onCheckpoint !== undefined,
-    },
+export interface CheckpointerOptions {
+  readonly path: string;
+  readonly intervalMs: number;
+  readonly busyTimeoutMs: number;
+  readonly maxWalBytes?: number | undefined;
+  /** Told of each RESTART or TRUNCATE checkpoint (diagnostics, tests). */
+  readonly onCheckpoint?: ((report: CheckpointReport) => void) | undefined;
+  /**
+   * Told of a checkpoint that failed for another reason than a busy lock (a full disk, an
+   * unreadable file), once until checkpoints succeed again. Without it the failure becomes a
+   * process warning (stderr). It never fails a request: commits are in the WAL either way.
+   */
+  readonly onError?: ((error: Error) => void) | undefined;
+}
+
+/** The worker module beside this one: .ts from the sources, .js from the built package. */
+const workerUrl = new URL(
+  `./checkpoint-worker${extname(fileURLToPath(import.meta.url))}`,
+  import.meta.url,
+);
+
+export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
+  const onError =
+    options.onError ??
+    ((error: Error) => process.emitWarning(error.message, { code: 'LATCHKEY_CHECKPOINT' }));
+  const data: CheckpointWorkerData = {
+    path: options.path,
+    intervalMs: options.intervalMs,
+    busyTimeoutMs: options.busyTimeoutMs,
+    maxWalBytes: options.maxWalBytes ?? MAX_WAL_BYTES,
+    report: options.onCheckpoint !== undefined,
+  };
+  const worker = new Worker(workerUrl, {
+    workerData: data,
     execArgv: ['--disable-warning=ExperimentalWarning'],
   });
   worker.unref(); // never keeps the process alive
-  worker.on('error', () => undefined); // a failed checkpoint is retried; it never fails a request
-  if (onCheckpoint) worker.on('message', onCheckpoint);
-  // A worker that died (it could not open the file) never exits again: stop() must not wait.
+  worker.on('message', (message: WorkerMessage) => {
+    if (message.kind === 'error') {
+      onError(new Error(`SQLite checkpoint of ${options.path} failed: ${message.message}`));
+    } else {
+      const { kind: _kind, ...report } = message;
+      options.onCheckpoint?.(report);
+    }
+  });
+  // An uncaught error ends the worker: it was reported by message when it could be.
+  worker.on('error', () => undefined);
+  // A worker that ended (it could not open the file) never exits again: stop() must not wait.
   let exited = false;
   worker.once('exit', () => (exited = true));
   return {

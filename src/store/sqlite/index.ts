@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
+import { createMemoryRateCounters } from '../memory-rate-counters.ts';
 import { sqliteAttempts } from './attempts.ts';
 import { sqliteClients } from './clients.ts';
 import { sqliteLoginChallenges } from './login-challenges.ts';
@@ -45,6 +46,11 @@ export interface SqliteStoreOptions {
   readonly onCheckpoint?: (report: CheckpointReport) => void;
   /** The keys that seal secrets at rest (src/store/key-file.ts); without it, secrets in clear. */
   readonly keyring?: Keyring | undefined;
+  /**
+   * Told when a checkpoint fails for another reason than a busy lock (a full disk), once
+   * until checkpoints succeed again; a process warning when not given.
+   */
+  readonly onCheckpointError?: (error: Error) => void;
 }
 
 /**
@@ -100,13 +106,14 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   let checkpointer: ReturnType<typeof startCheckpointer> | undefined;
   if (interval > 0) {
     db.exec('PRAGMA wal_autocheckpoint = 0');
-    checkpointer = startCheckpointer(
-      options.path,
-      interval,
+    checkpointer = startCheckpointer({
+      path: options.path,
+      intervalMs: interval,
       busyTimeoutMs,
-      options.maxWalBytes,
-      options.onCheckpoint,
-    );
+      maxWalBytes: options.maxWalBytes,
+      onCheckpoint: options.onCheckpoint,
+      onError: options.onCheckpointError,
+    });
   }
   const transaction = transactionOn(db);
   const ping = db.prepare('SELECT 1');
@@ -144,6 +151,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     nonces: sqliteNonces(db, transaction, busyTimeoutMs),
     sessions: sqliteSessions(db),
     attempts: sqliteAttempts(db, transaction),
+    rateCounters: createMemoryRateCounters(),
     transfer: cache.invalidating(sqliteTransfer(db, transaction, sealer), [
       'clientsAfter',
       'tokensAfter',

@@ -179,7 +179,12 @@ export const migrations: readonly string[] = [
   ALTER TABLE token_credentials ADD COLUMN session_handle_hash TEXT;
   ALTER TABLE token_credentials ADD COLUMN session_expires_at INTEGER;
   `,
-  // 8: secrets at rest (src/store/sealing.ts): the id of the key each secret is sealed under,
+  // 8: a client's own rate limits, per minute (NULL: the server's default).
+  `
+  ALTER TABLE clients ADD COLUMN requests_per_minute INTEGER;
+  ALTER TABLE clients ADD COLUMN failures_per_minute INTEGER;
+  `,
+  // 9: secrets at rest (src/store/sealing.ts): the id of the key each secret is sealed under,
   // null for one in clear (sealed by the next start with a key, or `latchkey keys reseal`);
   // verifiers kept only as digests (latchkey_digest: SHA-256, base64url, as the provider's).
   `

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedWebOptions } from '../options.ts';
 import { cookieValue } from '../sessions.ts';
+import { cookieName } from '../../http/cookie-names.ts';
 import type { OidcSignIn } from './oidc.ts';
 
 export const OIDC_CALLBACK_PATH = '/signin/oidc/callback';
@@ -15,7 +16,7 @@ export const DELEGATED_CALLBACK_PATH = '/signin/delegated/callback';
 export const SIGN_IN_REFUSED_PATH = '/signin/refused';
 
 export function browserCookieName(options: ResolvedWebOptions): string {
-  return options.secureCookies ? '__Host-latchkey_login' : 'latchkey_login';
+  return cookieName('login', options.secureCookies);
 }
 
 /** This browser's binding value, or '' when it has none (which matches no challenge). */

@@ -4,11 +4,13 @@
  * or denies (`oauth_problem=user_refused`, or a page for `oob`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isRegisteredCallback } from '../../provider/index.ts';
 import type { AuthorizationRequest } from '../../provider/index.ts';
 import type { WebContext } from '../context.ts';
 import { missingTokenProblem } from '../error-page.ts';
 import { field, fields } from '../form.ts';
 import { lifetimeChoices, parseLifetime, safeLink } from '../format.ts';
+import { html, page, seeOther } from '../../http/route-schemas.ts';
 
 const badFormProblem = {
   status: 400,
@@ -34,6 +36,34 @@ function allowCallbackScheme(reply: FastifyReply, callback: string): void {
   );
 }
 
+const consentSchema = page(
+  'Authorization page (RFC 5849 §2.2)',
+  {
+    200: html(
+      'Signed in: the consent page (who asks, for what scope and how long; Allow or Deny). Signed out: the sign-in form.',
+    ),
+    303: seeOther('To the identity provider or the login app (owners from another source).'),
+    400: html('No oauth_token, or an unknown, expired or answered request: a page that says so.'),
+  },
+  {
+    description: 'The client sends the owner here with `?oauth_token=` (the temporary credential).',
+  },
+);
+const decisionSchema = page(
+  "The owner's decision",
+  {
+    200: html('oob: the verifier to give the app (or the page saying access was denied).'),
+    303: seeOther(
+      "To the client's callback with oauth_token and oauth_verifier (or oauth_problem=user_refused).",
+    ),
+    400: html('A form that cannot be read, or a dead request.'),
+  },
+  {
+    description:
+      'Form fields `oauth_token`, `decision` (`allow` or `deny`), `lifetime`, `scope` (repeatable) and `_csrf`.',
+  },
+);
+
 export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
   const { options, render, errors } = web;
   const { provider } = options;
@@ -41,6 +71,22 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
 
   function minutesLeft(asked: AuthorizationRequest): number {
     return Math.max(1, Math.ceil((asked.temporaryCredential.expiresAt - provider.now()) / 60000));
+  }
+
+  /**
+   * Where Allow and Deny both send the owner, as the page names it: the callback's host (or
+   * its scheme, for an app's own `myapp:` callback), and whether the app registered it.
+   * Null for `oob`, where the page shows a code instead.
+   */
+  function callbackShown(asked: AuthorizationRequest) {
+    const callback = asked.temporaryCredential.callback;
+    if (callback === 'oob') return null;
+    const url = new URL(callback);
+    const web = url.protocol === 'http:' || url.protocol === 'https:';
+    return {
+      place: web ? url.host : url.protocol,
+      registered: isRegisteredCallback(callback, asked.client),
+    };
   }
 
   function consentPage(request: FastifyRequest, reply: FastifyReply, asked: AuthorizationRequest) {
@@ -53,11 +99,12 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
       scope: asked.scope,
       lifetimes: lifetimeChoices(asked.defaultLifetime),
       token: asked.temporaryCredential.token,
+      callback: callbackShown(asked),
       minutesLeft: minutesLeft(asked),
     });
   }
 
-  fastify.get(path, async (request, reply) => {
+  fastify.get(path, { schema: consentSchema }, async (request, reply) => {
     const token = field(request.query, 'oauth_token');
     if (token === '') return errors.show(request, reply, missingTokenProblem);
     // Check the request first: a dead link gets its clear page before any sign-in.
@@ -79,42 +126,46 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
     return consentPage(request, reply, asked);
   });
 
-  fastify.post(path, { preHandler: fastify.csrfProtection }, async (request, reply) => {
-    const token = field(request.body, 'oauth_token');
-    if (token === '') return errors.show(request, reply, missingTokenProblem);
-    const signedIn = request.signedIn;
-    if (signedIn === null) {
-      const back = `${path}?oauth_token=${encodeURIComponent(token)}`;
-      return reply.redirect(`/signin?next=${encodeURIComponent(back)}`, 303);
-    }
-    const decision = field(request.body, 'decision');
-    if (decision === 'deny') {
-      const denied = await provider.authorization.deny(token);
-      if (denied.redirect !== undefined) return reply.redirect(denied.redirect, 303);
-      return render(request, reply, 'denied', { title: 'Access denied', client: denied.client });
-    }
-    if (decision !== 'allow') return errors.show(request, reply, badFormProblem);
-    const asked = await provider.authorization.describe(token);
-    const lifetime = parseLifetime(field(request.body, 'lifetime'), asked.defaultLifetime);
-    if (lifetime === null) return errors.show(request, reply, badFormProblem);
-    // The owner may untick requested scopes (never add one: the provider narrows, §2.2).
-    // Without the marker the form offered no choice, and the requested scope stands.
-    const scope =
-      field(request.body, 'scope_offered') === '1'
-        ? fields(request.body, 'scope').join(' ')
-        : undefined;
-    const approval = await provider.authorization.approve(token, signedIn.owner.id, {
-      lifetime,
-      scope,
-    });
-    if (approval.redirect !== undefined) return reply.redirect(approval.redirect, 303);
-    // oob (§2.2): show the verifier and tell the owner to give it to the app.
-    return render(request, reply, 'verifier', {
-      title: `Your code for ${asked.client.name}`,
-      client: asked.client,
-      verifier: approval.displayVerifier,
-      typing: asked.client.constrainedDevice,
-      minutesLeft: minutesLeft(asked),
-    });
-  });
+  fastify.post(
+    path,
+    { preHandler: fastify.csrfProtection, schema: decisionSchema },
+    async (request, reply) => {
+      const token = field(request.body, 'oauth_token');
+      if (token === '') return errors.show(request, reply, missingTokenProblem);
+      const signedIn = request.signedIn;
+      if (signedIn === null) {
+        const back = `${path}?oauth_token=${encodeURIComponent(token)}`;
+        return reply.redirect(`/signin?next=${encodeURIComponent(back)}`, 303);
+      }
+      const decision = field(request.body, 'decision');
+      if (decision === 'deny') {
+        const denied = await provider.authorization.deny(token);
+        if (denied.redirect !== undefined) return reply.redirect(denied.redirect, 303);
+        return render(request, reply, 'denied', { title: 'Access denied', client: denied.client });
+      }
+      if (decision !== 'allow') return errors.show(request, reply, badFormProblem);
+      const asked = await provider.authorization.describe(token);
+      const lifetime = parseLifetime(field(request.body, 'lifetime'), asked.defaultLifetime);
+      if (lifetime === null) return errors.show(request, reply, badFormProblem);
+      // The owner may untick requested scopes (never add one: the provider narrows, §2.2).
+      // Without the marker the form offered no choice, and the requested scope stands.
+      const scope =
+        field(request.body, 'scope_offered') === '1'
+          ? fields(request.body, 'scope').join(' ')
+          : undefined;
+      const approval = await provider.authorization.approve(token, signedIn.owner.id, {
+        lifetime,
+        scope,
+      });
+      if (approval.redirect !== undefined) return reply.redirect(approval.redirect, 303);
+      // oob (§2.2): show the verifier and tell the owner to give it to the app.
+      return render(request, reply, 'verifier', {
+        title: `Your code for ${asked.client.name}`,
+        client: asked.client,
+        verifier: approval.displayVerifier,
+        typing: asked.client.constrainedDevice,
+        minutesLeft: minutesLeft(asked),
+      });
+    },
+  );
 }

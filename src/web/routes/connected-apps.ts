@@ -11,6 +11,8 @@ import { field } from '../form.ts';
 import { formatTime, safeLink } from '../format.ts';
 import { signedInOrRedirect } from '../guard.ts';
 import { parseScope } from '../../provider/index.ts';
+import { html, page, seeOther } from '../../http/route-schemas.ts';
+import { usableUntil } from '../../provider/index.ts';
 
 interface Connection {
   readonly client: Client;
@@ -27,7 +29,9 @@ function connections(
 ): Map<string, Omit<Connection, 'client'>> {
   const byClient = new Map<string, Omit<Connection, 'client'>>();
   for (const token of tokens) {
-    if (token.revokedAt !== null || (token.expiresAt !== null && token.expiresAt <= now)) continue;
+    // A token with a session (session extension) lasts, renewed, until the session ends.
+    const until = usableUntil(token);
+    if (token.revokedAt !== null || (until !== null && until <= now)) continue;
     const seen = byClient.get(token.clientKey);
     const latest = (a: number | null, b: number | null) =>
       a === null ? b : b === null ? a : Math.max(a, b);
@@ -37,13 +41,25 @@ function connections(
       lastUsedAt: latest(seen?.lastUsedAt ?? null, token.lastUsedAt),
       // A connection lasts as long as its longest-lived token; null means until revoked.
       expiresAt:
-        seen !== undefined && (seen.expiresAt === null || token.expiresAt === null)
+        seen !== undefined && (seen.expiresAt === null || until === null)
           ? null
-          : latest(seen?.expiresAt ?? null, token.expiresAt),
+          : latest(seen?.expiresAt ?? null, until),
     });
   }
   return byClient;
 }
+
+const appsSchema = page('Connected apps', {
+  200: html(
+    'The apps the signed-in owner allowed, each with its scope, last use and a Revoke button.',
+  ),
+  303: seeOther('Not signed in: to the sign-in page.'),
+});
+const revokeSchema = page(
+  'Revoke an app',
+  { 303: seeOther('Back to Connected apps; the app’s tokens (and sessions) are revoked.') },
+  { description: 'Form fields `client_key` and `_csrf`.' },
+);
 
 export async function connectedAppsRoutes(
   fastify: FastifyInstance,
@@ -52,7 +68,7 @@ export async function connectedAppsRoutes(
   const { options, render } = web;
   const { provider } = options;
 
-  fastify.get('/account/apps', async (request, reply) => {
+  fastify.get('/account/apps', { schema: appsSchema }, async (request, reply) => {
     const signedIn = signedInOrRedirect(request, reply);
     if (signedIn === undefined) return reply;
     await provider.flushLastUse(); // last-use times are batched; show the latest
@@ -87,7 +103,7 @@ export async function connectedAppsRoutes(
 
   fastify.post(
     '/account/apps/revoke',
-    { preHandler: fastify.csrfProtection },
+    { preHandler: fastify.csrfProtection, schema: revokeSchema },
     async (request, reply) => {
       const signedIn = signedInOrRedirect(request, reply);
       if (signedIn === undefined) return reply;

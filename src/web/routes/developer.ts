@@ -21,6 +21,69 @@ import { notFoundProblem } from '../error-page.ts';
 import { field } from '../form.ts';
 import { formatTime, safeLink } from '../format.ts';
 import { signedInOrRedirect } from '../guard.ts';
+import { html, page, seeOther } from '../../http/route-schemas.ts';
+
+const key = { key: { type: 'string', description: "The app's client key." } };
+const signInFirst = seeOther('Not signed in: to the sign-in page.');
+const notYours = html('No such app among the signed-in developer’s own.');
+const appFields =
+  'Form fields `name`, `description`, `website`, `callbacks`, `signature_methods`, `rsa_public_key`, `constrained_device` and `_csrf`.';
+
+/** The developer portal's pages: a signed-in owner registers and manages its own apps. */
+const schemas = {
+  apps: page('Your apps', { 200: html("The signed-in developer's apps."), 303: signInFirst }),
+  newForm: page('Register an app: the form', {
+    200: html('The registration form.'),
+    303: signInFirst,
+  }),
+  register: page(
+    'Register an app',
+    {
+      200: html('The new key and secret, shown once.'),
+      400: html('The form again, with what was wrong.'),
+      303: signInFirst,
+    },
+    { description: appFields },
+  ),
+  app: page(
+    'An app',
+    { 200: html('Its key, callbacks and methods.'), 303: signInFirst, 404: notYours },
+    { params: key },
+  ),
+  editForm: page(
+    'Edit an app: the form',
+    { 200: html('The edit form.'), 303: signInFirst, 404: notYours },
+    { params: key },
+  ),
+  edit: page(
+    'Edit an app',
+    {
+      303: seeOther('Saved: to the app.'),
+      400: html('The form again, with what was wrong.'),
+      404: notYours,
+    },
+    { params: key, description: appFields },
+  ),
+  secret: page(
+    'New client secret',
+    {
+      200: html('The new secret, shown once; the old one stops working.'),
+      303: signInFirst,
+      404: notYours,
+    },
+    { params: key },
+  ),
+  deleteForm: page(
+    'Delete an app: confirm',
+    { 200: html('The confirmation.'), 303: signInFirst, 404: notYours },
+    { params: key },
+  ),
+  remove: page(
+    'Delete an app',
+    { 303: seeOther('Deleted with every token issued to it: to your apps.'), 404: notYours },
+    { params: key },
+  ),
+};
 
 export async function developerRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
   const { options, render, errors } = web;
@@ -91,7 +154,7 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
     );
   }
 
-  fastify.get('/developer', async (request, reply) => {
+  fastify.get('/developer', { schema: schemas.apps }, async (request, reply) => {
     const signedIn = signedInOrRedirect(request, reply);
     if (signedIn === undefined) return reply;
     const apps = await provider.clients.list({ developerId: signedIn.owner.id });
@@ -100,12 +163,12 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
     return render(request, reply, 'developer-apps', { title: 'Your apps', apps, deleted });
   });
 
-  fastify.get('/developer/apps/new', async (request, reply) => {
+  fastify.get('/developer/apps/new', { schema: schemas.newForm }, async (request, reply) => {
     if (signedInOrRedirect(request, reply) === undefined) return reply;
     return formPage(request, reply, blankAppForm);
   });
 
-  fastify.post('/developer/apps', csrf, async (request, reply) => {
+  fastify.post('/developer/apps', { ...csrf, schema: schemas.register }, async (request, reply) => {
     const signedIn = signedInOrRedirect(request, reply);
     if (signedIn === undefined) return reply;
     const values = readAppForm(request.body);
@@ -118,7 +181,7 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
     }
   });
 
-  fastify.get('/developer/apps/:key', async (request, reply) => {
+  fastify.get('/developer/apps/:key', { schema: schemas.app }, async (request, reply) => {
     const client = await ownApp(request, reply);
     if (client === undefined) return reply;
     return render(request, reply, 'developer-app', {
@@ -155,41 +218,60 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
     );
   }
 
-  fastify.get('/developer/apps/:key/edit', async (request, reply) => {
+  fastify.get('/developer/apps/:key/edit', { schema: schemas.editForm }, async (request, reply) => {
     const client = await ownApp(request, reply);
     if (client === undefined) return reply;
     return editPage(request, reply, client, appFormOf(client));
   });
 
-  fastify.post('/developer/apps/:key', csrf, async (request, reply) => {
-    const client = await ownApp(request, reply);
-    if (client === undefined) return reply;
-    const values = readAppForm(request.body);
-    try {
-      await provider.clients.update(client.key, toChanges(values));
-    } catch (error) {
-      if (error instanceof InputError) return editPage(request, reply, client, values, error);
-      throw error;
-    }
-    return reply.redirect(`/developer/apps/${encodeURIComponent(client.key)}?updated=1`, 303);
-  });
+  fastify.post(
+    '/developer/apps/:key',
+    { ...csrf, schema: schemas.edit },
+    async (request, reply) => {
+      const client = await ownApp(request, reply);
+      if (client === undefined) return reply;
+      const values = readAppForm(request.body);
+      try {
+        await provider.clients.update(client.key, toChanges(values));
+      } catch (error) {
+        if (error instanceof InputError) return editPage(request, reply, client, values, error);
+        throw error;
+      }
+      return reply.redirect(`/developer/apps/${encodeURIComponent(client.key)}?updated=1`, 303);
+    },
+  );
 
-  fastify.post('/developer/apps/:key/secret', csrf, async (request, reply) => {
-    const client = await ownApp(request, reply);
-    if (client === undefined) return reply;
-    return secretPage(request, reply, await provider.clients.rotateSecret(client.key), false);
-  });
+  fastify.post(
+    '/developer/apps/:key/secret',
+    { ...csrf, schema: schemas.secret },
+    async (request, reply) => {
+      const client = await ownApp(request, reply);
+      if (client === undefined) return reply;
+      return secretPage(request, reply, await provider.clients.rotateSecret(client.key), false);
+    },
+  );
 
-  fastify.get('/developer/apps/:key/delete', async (request, reply) => {
-    const client = await ownApp(request, reply);
-    if (client === undefined) return reply;
-    return render(request, reply, 'developer-delete', { title: `Delete ${client.name}?`, client });
-  });
+  fastify.get(
+    '/developer/apps/:key/delete',
+    { schema: schemas.deleteForm },
+    async (request, reply) => {
+      const client = await ownApp(request, reply);
+      if (client === undefined) return reply;
+      return render(request, reply, 'developer-delete', {
+        title: `Delete ${client.name}?`,
+        client,
+      });
+    },
+  );
 
-  fastify.post('/developer/apps/:key/delete', csrf, async (request, reply) => {
-    const client = await ownApp(request, reply);
-    if (client === undefined) return reply;
-    await provider.clients.remove(client.key);
-    return reply.redirect('/developer?deleted=1', 303);
-  });
+  fastify.post(
+    '/developer/apps/:key/delete',
+    { ...csrf, schema: schemas.remove },
+    async (request, reply) => {
+      const client = await ownApp(request, reply);
+      if (client === undefined) return reply;
+      await provider.clients.remove(client.key);
+      return reply.redirect('/developer?deleted=1', 303);
+    },
+  );
 }

@@ -17,6 +17,7 @@ import {
 import type { ExternalSignIn } from '../identity/external.ts';
 import { IdentityProviderError } from '../identity/oidc.ts';
 import type { OidcChecks, OidcSignIn } from '../identity/oidc.ts';
+import { html, page, seeOther } from '../../http/route-schemas.ts';
 
 const refusedProblem = {
   status: 403,
@@ -52,6 +53,12 @@ export async function externalSignInRoutes(
   fastify.get(
     '/signin',
     {
+      schema: page('Sign in through the identity source', {
+        303: seeOther(
+          'To the OpenID Connect provider or the login app (or to `next` when signed in).',
+        ),
+        429: html('Too many sign-ins from this address; try again later.'),
+      }),
       // Each visit stores a login challenge: bounded per address like password sign-ins.
       config: {
         rateLimit: {
@@ -67,18 +74,33 @@ export async function externalSignInRoutes(
     },
   );
 
-  fastify.post('/signout', { preHandler: fastify.csrfProtection }, async (request, reply) => {
-    // Ends Latchkey's session only: the identity source keeps its own.
-    await sessions.end(request, reply);
-    return reply.redirect('/', 303);
-  });
+  const signOut = page('Sign out', { 303: seeOther('To the landing page.') });
+  fastify.post(
+    '/signout',
+    { preHandler: fastify.csrfProtection, schema: signOut },
+    async (request, reply) => {
+      // Ends Latchkey's session only: the identity source keeps its own.
+      await sessions.end(request, reply);
+      return reply.redirect('/', 303);
+    },
+  );
 
-  fastify.get(SIGN_IN_REFUSED_PATH, async (request, reply) =>
+  const refused = page('Sign-in refused', { 403: html('The login app refused the sign-in.') });
+  fastify.get(SIGN_IN_REFUSED_PATH, { schema: refused }, async (request, reply) =>
     errors.show(request, reply, refusedProblem),
   );
 
   if (oidc !== undefined) {
-    fastify.get(OIDC_CALLBACK_PATH, async (request, reply) => {
+    const callback = page(
+      'OpenID Connect callback',
+      {
+        303: seeOther('Signed in: to where the sign-in began.'),
+        400: html('A callback this browser did not start, or an answer that does not verify.'),
+        502: html('The identity provider could not be reached or answered wrongly.'),
+      },
+      { description: 'The identity provider sends the browser back here with `code` and `state`.' },
+    );
+    fastify.get(OIDC_CALLBACK_PATH, { schema: callback }, async (request, reply) => {
       const state = field(request.query, 'state');
       // State first: a callback this browser did not start is refused before the provider is asked.
       const challenge = await provider.logins.resume(state, browserBinding(request, options));
@@ -101,7 +123,15 @@ export async function externalSignInRoutes(
   }
 
   if (options.identity.source === 'delegated') {
-    fastify.get(DELEGATED_CALLBACK_PATH, async (request, reply) => {
+    const back = page(
+      'Delegated sign-in return',
+      {
+        303: seeOther('Signed in: to where the sign-in began.'),
+        400: html('An unknown, used, expired or other browser’s login_verifier.'),
+      },
+      { description: 'The login app sends the browser to `redirect_to`, with `login_verifier`.' },
+    );
+    fastify.get(DELEGATED_CALLBACK_PATH, { schema: back }, async (request, reply) => {
       const { owner, challenge } = await provider.logins.complete(
         field(request.query, 'login_verifier'),
         browserBinding(request, options),

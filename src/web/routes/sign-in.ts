@@ -2,6 +2,23 @@
 import type { FastifyInstance } from 'fastify';
 import { field, safeNext } from '../form.ts';
 import type { WebContext } from '../context.ts';
+import { html, page, seeOther } from '../../http/route-schemas.ts';
+
+const signInPage = page('Sign-in page', {
+  200: html('The sign-in form (Latchkey accounts).'),
+  303: seeOther('Already signed in: to `next`.'),
+});
+const signIn = page(
+  'Sign in',
+  {
+    303: seeOther('Signed in: to `next` (a local path).'),
+    400: html('The form again, with what was wrong.'),
+    401: html('The form again: wrong username or password.'),
+    429: html('Too many attempts; try again later.'),
+  },
+  { description: 'Form fields `username`, `password`, `next` and `_csrf`.' },
+);
+const signOut = page('Sign out', { 303: seeOther('To the sign-in page.') });
 
 export async function signInRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
   const { options, render, sessions, throttle } = web;
@@ -41,7 +58,7 @@ export async function signInRoutes(fastify: FastifyInstance, web: WebContext): P
     );
   }
 
-  fastify.get('/signin', async (request, reply) => {
+  fastify.get('/signin', { schema: signInPage }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const next = safeNext(field(query, 'next'));
     if (request.signedIn !== null) return reply.redirect(next, 303);
@@ -52,6 +69,7 @@ export async function signInRoutes(fastify: FastifyInstance, web: WebContext): P
   fastify.post(
     '/signin',
     {
+      schema: signIn,
       preHandler: fastify.csrfProtection,
       config: {
         rateLimit: {
@@ -103,8 +121,12 @@ export async function signInRoutes(fastify: FastifyInstance, web: WebContext): P
     },
   );
 
-  fastify.post('/signout', { preHandler: fastify.csrfProtection }, async (request, reply) => {
-    await sessions.end(request, reply);
-    return reply.redirect('/signin?signed_out=1', 303);
-  });
+  fastify.post(
+    '/signout',
+    { preHandler: fastify.csrfProtection, schema: signOut },
+    async (request, reply) => {
+      await sessions.end(request, reply);
+      return reply.redirect('/signin?signed_out=1', 303);
+    },
+  );
 }

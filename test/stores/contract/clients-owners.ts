@@ -27,8 +27,27 @@ export function describeClients(store: () => Store): void {
       });
       const created = await store().clients.create(given);
       assert.equal(typeof created.createdAt, 'number');
-      assert.deepEqual(created, { ...given, createdAt: created.createdAt });
+      // A new client has the server's rate limits until an operator gives it its own.
+      assert.deepEqual(created, {
+        ...given,
+        requestsPerMinute: null,
+        failuresPerMinute: null,
+        createdAt: created.createdAt,
+      });
       assert.deepEqual(await store().clients.find(given.key), created);
+    });
+
+    it('stores a client’s own rate limits, and clears them back to the default', async () => {
+      const created = await store().clients.create(newClient());
+      const limited = await store().clients.update(created.key, {
+        requestsPerMinute: 600,
+        failuresPerMinute: 20,
+      });
+      assert.equal(limited?.requestsPerMinute, 600);
+      assert.equal(limited?.failuresPerMinute, 20);
+      const cleared = await store().clients.update(created.key, { requestsPerMinute: null });
+      assert.equal(cleared?.requestsPerMinute, null);
+      assert.equal((await store().clients.find(created.key))?.failuresPerMinute, 20);
     });
 
     it('leaves the session extension off when it is not given', async () => {

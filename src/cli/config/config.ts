@@ -7,7 +7,7 @@
  */
 import { dirname } from 'node:path';
 import { nest, readConfigFile, resolveFrom } from './config-file.ts';
-import { builtInSignatureMethods } from './protocol/signature-methods.ts';
+import { builtInSignatureMethods } from '../../protocol/signature-methods.ts';
 import {
   boolean,
   databaseLocation,
@@ -25,10 +25,21 @@ import {
   urlPath,
 } from './config-values.ts';
 import type { Setting } from './config-values.ts';
-import { checkRules } from './http/gateway-rules.ts';
-import { keySetOf } from './store/key-file.ts';
-import { DEFAULT_NAME_CLAIMS, DEFAULT_OIDC_SCOPES, issuerProblem } from './provider/identity.ts';
-import type { GatewayRule } from './http/gateway-rules.ts';
+import { parseGatewayRules } from '../../http/gateway-rules.ts';
+import { DEFAULT_BODY_LIMIT, defaultPaths } from '../../http/options.ts';
+import { defaultPolicy } from '../../provider/policy.ts';
+import {
+  DEFAULT_POSTGRES_SCHEMA,
+  DEFAULT_REDIS_PREFIX,
+  isPostgresUrl,
+} from '../../store/locations.ts';
+import {
+  DEFAULT_NAME_CLAIMS,
+  DEFAULT_OIDC_SCOPES,
+  issuerProblem,
+} from '../../provider/identity.ts';
+import type { GatewayRule } from '../../http/gateway-rules.ts';
+import { keySetOf } from '../../store/key-file.ts';
 
 export { ConfigError, SettingProblem } from './config-values.ts';
 export type { Setting } from './config-values.ts';
@@ -106,7 +117,7 @@ export const settings = {
     env: 'LATCHKEY_POSTGRES_SCHEMA',
     flag: '--postgres-schema <name>',
     summary: 'PostgreSQL schema of the tables',
-    default: 'latchkey',
+    default: DEFAULT_POSTGRES_SCHEMA,
     parse: text(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'an SQL identifier of 1-63 characters'),
   },
   /**
@@ -117,7 +128,7 @@ export const settings = {
     env: 'LATCHKEY_REDIS_PREFIX',
     flag: '--redis-prefix <text>',
     summary: 'prefix of the Redis keys',
-    default: 'latchkey:',
+    default: DEFAULT_REDIS_PREFIX,
     parse: text(/^[\x21-\x7e]{1,64}$/, 'printable ASCII without spaces, 1-64 characters'),
   },
   /**
@@ -189,8 +200,9 @@ export const settings = {
   },
   /**
    * The absolute URL clients reach this server at (for example `https://auth.example.com`),
-   * used in the endpoint advertisement when the server cannot know it, such as behind a
-   * proxy. By default the advertisement follows the request's own host.
+   * used in the endpoint advertisement. Without it the advertisement names the address the
+   * server listens on, never a request's `Host` or `X-Forwarded-Host` (a client chooses those):
+   * set it behind a proxy.
    */
   publicUrl: {
     env: 'LATCHKEY_PUBLIC_URL',
@@ -204,7 +216,7 @@ export const settings = {
     env: 'LATCHKEY_REQUEST_TOKEN_PATH',
     flag: '--request-token-path <path>',
     summary: 'path of the temporary credential endpoint',
-    default: '/oauth/request_token',
+    default: defaultPaths.requestToken,
     parse: urlPath,
   },
   /** Path of the resource owner authorization page (RFC 5849 §2.2). */
@@ -212,7 +224,7 @@ export const settings = {
     env: 'LATCHKEY_AUTHORIZE_PATH',
     flag: '--authorize-path <path>',
     summary: 'path of the authorization page',
-    default: '/oauth/authorize',
+    default: defaultPaths.authorize,
     parse: urlPath,
   },
   /** Path of the token credential endpoint (RFC 5849 §2.3). */
@@ -220,7 +232,7 @@ export const settings = {
     env: 'LATCHKEY_ACCESS_TOKEN_PATH',
     flag: '--access-token-path <path>',
     summary: 'path of the token credential endpoint',
-    default: '/oauth/access_token',
+    default: defaultPaths.accessToken,
     parse: urlPath,
   },
   /**
@@ -231,7 +243,7 @@ export const settings = {
     env: 'LATCHKEY_TIMESTAMP_WINDOW',
     flag: '--timestamp-window <seconds>',
     summary: 'accepted clock difference, seconds',
-    default: 300,
+    default: defaultPolicy.timestampWindowSeconds,
     parse: integer(1, 86400),
   },
   /** Seconds a temporary credential lives between its issue and its exchange (RFC 5849 §2.1). */
@@ -239,7 +251,7 @@ export const settings = {
     env: 'LATCHKEY_TEMPORARY_CREDENTIAL_LIFETIME',
     flag: '--temporary-credential-lifetime <seconds>',
     summary: 'lifetime of temporary credentials, seconds',
-    default: 600,
+    default: defaultPolicy.temporaryCredentialLifetimeSeconds,
     parse: integer(1, 86400),
   },
   /**
@@ -252,6 +264,28 @@ export const settings = {
     summary: 'default token lifetime, seconds (unset: until revoked)',
     default: undefined,
     parse: optional(integer(1, 10 * 365 * 86400)),
+  },
+  /**
+   * Session extension (clients registered with `--session-extension`): the lifetime of each
+   * token credential, in seconds; the client renews it with its session handle.
+   */
+  sessionTokenLifetimeSeconds: {
+    env: 'LATCHKEY_SESSION_TOKEN_LIFETIME',
+    flag: '--session-token-lifetime <seconds>',
+    summary: 'session extension: token lifetime, seconds',
+    default: defaultPolicy.sessionTokenLifetimeSeconds,
+    parse: integer(60, 30 * 86400),
+  },
+  /**
+   * Session extension: how long a session lasts, in seconds, when the owner approved access
+   * with no end (a shorter lifetime the owner chose always wins).
+   */
+  sessionLifetimeSeconds: {
+    env: 'LATCHKEY_SESSION_LIFETIME',
+    flag: '--session-lifetime <seconds>',
+    summary: 'session extension: longest session, seconds',
+    default: defaultPolicy.sessionLifetimeSeconds,
+    parse: integer(60, 10 * 365 * 86400),
   },
   /**
    * The signature methods the server accepts, comma-separated (or a JSON array in the file).
@@ -270,7 +304,7 @@ export const settings = {
     env: 'LATCHKEY_REALM',
     flag: '--realm <text>',
     summary: 'realm sent in WWW-Authenticate',
-    default: 'Latchkey',
+    default: defaultPolicy.realm,
     parse: text(/^[\x20-\x7e]{1,100}$/, 'printable ASCII, 1-100 characters', /["\\]/),
   },
   /** How much the server logs (pino levels). `silent` logs nothing. */
@@ -286,8 +320,22 @@ export const settings = {
     env: 'LATCHKEY_BODY_LIMIT',
     flag: '--body-limit <bytes>',
     summary: 'largest request body, bytes',
-    default: 65536,
+    default: DEFAULT_BODY_LIMIT,
     parse: integer(1024, 64 * 1024 * 1024),
+  },
+  /**
+   * The longest `latchkey serve` takes to stop after SIGTERM or SIGINT, in milliseconds. It
+   * stops accepting connections, finishes the requests in flight and closes the store; if
+   * that fails, or is not done within this bound (a store that does not answer), it exits
+   * with status 1 all the same, so a supervisor never has to kill it. A second signal exits
+   * at once.
+   */
+  shutdownTimeoutMs: {
+    env: 'LATCHKEY_SHUTDOWN_TIMEOUT_MS',
+    flag: '--shutdown-timeout <ms>',
+    summary: 'longest graceful stop before exiting anyway, ms',
+    default: 10_000,
+    parse: integer(1, 600_000),
   },
   /**
    * Signs the session cookie of the authorization pages; at least 32 characters. Unset, a
@@ -641,7 +689,7 @@ function checkTogether(
       `${where(given)}: needs ${missing} too (${other.flag} or ${other.env}): give both or neither`,
     );
   }
-  if (values['redis'] !== undefined && !/^postgres(ql)?:\/\//i.test(String(values['database']))) {
+  if (values['redis'] !== undefined && !isPostgresUrl(String(values['database']))) {
     throw new ConfigError(
       'redis',
       origins['redis'] ?? 'default',
@@ -731,42 +779,11 @@ function claimList(raw: unknown): string[] {
   return items as string[];
 }
 
-/** Gateway rules: an array (file) or its JSON text (environment), each rule checked. */
+/** Gateway rules: the gateway's own parser, its messages as the setting's. */
 function gatewayRules(raw: unknown): GatewayRule[] {
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new SettingProblem('must be a JSON array of rules');
-    }
-  }
-  if (!Array.isArray(value) || !value.every((rule) => typeof rule === 'object' && rule !== null)) {
-    throw new SettingProblem(
-      'must be an array of rules like {"path": "/public/*", "access": "public"}',
-    );
-  }
-  const known = new Set(['path', 'methods', 'access', 'scope', 'requireBodyHash', 'lti']);
-  value.forEach((rule: Record<string, unknown>, index) => {
-    const extra = Object.keys(rule).find((name) => !known.has(name));
-    if (extra !== undefined) throw new SettingProblem(`rule ${index}: unknown field "${extra}"`);
-    const methods = rule['methods'];
-    if (
-      methods !== undefined &&
-      !(Array.isArray(methods) && methods.every((m) => typeof m === 'string'))
-    ) {
-      throw new SettingProblem(`rule ${index}: methods must be an array of method names`);
-    }
-    if (rule['scope'] !== undefined && typeof rule['scope'] !== 'string') {
-      throw new SettingProblem(`rule ${index}: scope must be a string`);
-    }
-  });
   try {
-    checkRules(value as GatewayRule[]);
+    return parseGatewayRules(raw);
   } catch (error) {
-    throw new SettingProblem(
-      error instanceof Error ? error.message.replace(/^gateway\.rules/, 'rule ') : 'invalid rule',
-    );
+    throw new SettingProblem(error instanceof Error ? error.message : 'invalid rule');
   }
-  return value as GatewayRule[];
 }

@@ -1,9 +1,10 @@
 /**
- * The value kinds of src/config.ts: each parser takes a raw value (a string from a flag or the
+ * The value kinds of config.ts: each parser takes a raw value (a string from a flag or the
  * environment, any JSON value from the config file) and returns the typed value or throws
  * SettingProblem saying what was expected; the caller adds which setting and what it got and
  * raises ConfigError.
  */
+import { isPostgresUrl, isRedisUrl } from '../../store/locations.ts';
 
 /** One entry of the settings table. */
 export interface Setting<T> {
@@ -102,17 +103,15 @@ export function path(raw: unknown): string {
   return value;
 }
 
-/** A URL with the given schemes; the message never repeats it (it may hold a password). */
-function serviceUrl(value: string, schemes: RegExp, expected: string): string {
+/** A URL the predicate accepts; the message never repeats it (it may hold a password). */
+function serviceUrl(value: string, accepts: (url: string) => boolean, expected: string): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw new SettingProblem(`must be ${expected}`);
   }
-  if (!schemes.test(url.protocol) || url.hostname === '') {
-    throw new SettingProblem(`must be ${expected}`);
-  }
+  if (!accepts(value) || url.hostname === '') throw new SettingProblem(`must be ${expected}`);
   return value;
 }
 
@@ -120,12 +119,12 @@ function serviceUrl(value: string, schemes: RegExp, expected: string): string {
 export function databaseLocation(raw: unknown): string {
   const value = path(raw);
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
-  return serviceUrl(value, /^postgres(ql)?:$/i, 'a SQLite file path or a postgres:// URL');
+  return serviceUrl(value, isPostgresUrl, 'a SQLite file path or a postgres:// URL');
 }
 
 /** A `redis://` or `rediss://` URL. */
 export function redisLocation(raw: unknown): string {
-  return serviceUrl(string(raw), /^rediss?:$/i, 'a redis:// or rediss:// URL');
+  return serviceUrl(string(raw), isRedisUrl, 'a redis:// or rediss:// URL');
 }
 
 export function urlPath(raw: unknown): string {

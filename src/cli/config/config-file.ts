@@ -1,5 +1,5 @@
 /**
- * The optional JSON config file of src/config.ts: read it, flatten grouped settings
+ * The optional JSON config file of src/cli/config/config.ts: read it, flatten grouped settings
  * (`{"paths": {"authorize": …}}` is `paths.authorize`), refuse names it does not know, and
  * take relative file paths from the file's folder.
  */

@@ -1,0 +1,71 @@
+/**
+ * The one path the gateway decides on and forwards (RFC 3986 §6.2.2): percent-encoded
+ * unreserved characters decoded (`/%61dmin` is `/admin`), the hex of every other escape in
+ * upper case, dot segments resolved (§5.2.4) and repeated slashes merged. Spellings that
+ * servers read differently are refused instead of guessed at: an encoded slash or backslash
+ * (`%2F`, `%5C`), a raw backslash, an encoded NUL, an encoded dot segment (`%2e%2e`) and a
+ * malformed escape. The rules match this path and the upstream receives exactly it, so what
+ * was decided is what is served (docs/gateway.md).
+ */
+import { OAuthError } from '../protocol/index.ts';
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+/** Escapes no two servers agree on: `/`, `\` and NUL. */
+const AMBIGUOUS = /%(2f|5c|00)/i;
+/** Nothing to do for most paths: no escape, no dot segment, no empty segment. */
+const NEEDS_WORK = /%|\/\.|\/\/|\\/;
+/** `http://host` in an absolute-form request target (RFC 7230 §5.3.2). */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+function refuse(message: string): never {
+  throw new OAuthError('parameter_rejected', message, { status: 400 });
+}
+
+/** One segment with unreserved escapes decoded and the others upper-cased. */
+function normalizeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
+  return segment.replace(/%(.{0,2})/g, (_escape, hex: string) => {
+    if (!/^[0-9A-Fa-f]{2}$/.test(hex)) refuse('The path has a malformed percent-escape.');
+    const character = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(character) ? character : `%${hex.toUpperCase()}`;
+  });
+}
+
+/**
+ * The normalized path of a request target (its query left out), or a 400 `parameter_rejected`
+ * naming what is ambiguous.
+ */
+export function normalizeGatewayPath(target: string): string {
+  const question = target.indexOf('?');
+  let path = question < 0 ? target : target.slice(0, question);
+  const absolute = ABSOLUTE_FORM.exec(path);
+  if (absolute !== null) path = path.slice(absolute[0].length) || '/';
+  if (!path.startsWith('/')) refuse('The request target must be a path starting with "/".');
+  if (!NEEDS_WORK.test(path)) return path;
+  if (path.includes('\\'))
+    refuse('The path has a backslash, which servers read differently; send "/" instead.');
+  if (AMBIGUOUS.test(path)) {
+    refuse(
+      'The path has an encoded "/", "\\" or NUL (%2F, %5C, %00), which servers read differently; send the path without it.',
+    );
+  }
+  const output: string[] = [];
+  const segments = path.slice(1).split('/');
+  segments.forEach((raw, index) => {
+    const segment = normalizeSegment(raw);
+    const last = index === segments.length - 1;
+    if (segment === '.' || segment === '..') {
+      if (raw !== segment) {
+        refuse('The path has an encoded dot segment (%2E), which servers read differently.');
+      }
+      if (segment === '..') output.pop();
+      // A trailing dot segment leaves a directory: "/a/b/.." is "/a/".
+      if (last) output.push('');
+      return;
+    }
+    // Empty segments are merged ("//" is "/"), except a trailing one ("/a/" stays "/a/").
+    if (segment === '' && !last) return;
+    output.push(segment);
+  });
+  return `/${output.join('/')}`;
+}

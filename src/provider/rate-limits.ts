@@ -1,0 +1,139 @@
+/**
+ * Per-client rate limits on protected-resource requests (docs/security.md#rate-limits):
+ * requests a verified client makes, and verifications that fail for a client key from one
+ * address. Counted in the store's rate counters (Redis when configured, so every instance
+ * shares the count; memory on the embedded store), in fixed one-minute windows; a client's
+ * own limits override the policy's defaults, which a normal client never meets.
+ *
+ * Requests are reported to the shared count in small batches far from a limit and one by
+ * one near it, so the common request does no I/O for its count (the hot path).
+ *
+ * Failures are counted per (client key, address), never per key alone: a key is no secret,
+ * and anyone could otherwise lock a client out by failing in its name. Once a source is over
+ * its limit, this instance refuses it before any verification work until the window ends.
+ */
+import { collectParameters, OAuthError } from '../protocol/index.ts';
+import type { Client, RateCounterStore } from '../store/types.ts';
+import type { Policy } from './policy.ts';
+import type { IncomingRequest } from './request.ts';
+
+const WINDOW_MS = 60_000;
+/** Sources this instance remembers as over their failure limit, at most. */
+const MAX_BLOCKED = 10_000;
+/** Request windows this instance keeps (one per verified client), at most. */
+const MAX_WINDOWS = 100_000;
+/** Most requests counted locally before they are sent to the shared count. */
+const MAX_BATCH = 64;
+
+/** What this instance knows of a client's request window. */
+interface RequestWindow {
+  /** The shared count at the last report (every instance's requests). */
+  shared: number;
+  /** Requests counted here and not yet reported. */
+  pending: number;
+  /** When the window ends (0 until the first report says). */
+  endsAt: number;
+}
+
+export interface RateLimits {
+  /** Before verification: 429 while this source is over its failure limit (no I/O). */
+  checkBlocked(request: IncomingRequest): void;
+  /** After a verification failed with `error`: counts it; the 429 to answer once over. */
+  countFailure(
+    request: IncomingRequest,
+    error: OAuthError,
+    clientOf: (key: string) => Promise<Client | undefined>,
+  ): Promise<OAuthError>;
+  /**
+   * After a verified request: counts it for its client; 429 once over the limit. Undefined
+   * when the count stays local (no I/O); else a promise to await.
+   */
+  countRequest(client: Client): Promise<void> | undefined;
+}
+
+function tooMany(what: string, ttlMs: number): OAuthError {
+  const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+  return new OAuthError(
+    'rate_limit_exceeded',
+    `Too many ${what} for this client; try again in ${seconds} seconds.`,
+    { retryAfterSeconds: seconds },
+  );
+}
+
+/** The client key a request names, if it can be read (a failed request may be malformed). */
+function claimedKey(request: IncomingRequest): string | undefined {
+  try {
+    return collectParameters(request).protocol.get('oauth_consumer_key');
+  } catch {
+    return undefined;
+  }
+}
+
+export function createRateLimits(
+  counters: RateCounterStore,
+  policy: Policy,
+  now: () => number,
+): RateLimits {
+  /** Failure keys over their limit on this instance, and when their window ends. */
+  const blocked = new Map<string, number>();
+  /** Each verified client's request window as this instance knows it. */
+  const windows = new Map<string, RequestWindow>();
+  const failureKey = (clientKey: string, address: string | undefined) =>
+    `f:${clientKey}:${address ?? ''}`;
+
+  return {
+    checkBlocked(request) {
+      if (blocked.size === 0) return; // the common case: nothing to look up
+      const key = claimedKey(request);
+      if (key === undefined) return;
+      const name = failureKey(key, request.address);
+      const until = blocked.get(name);
+      if (until === undefined) return;
+      const left = until - now();
+      if (left <= 0) blocked.delete(name);
+      else throw tooMany('failed requests from this address', left);
+    },
+
+    async countFailure(request, error, clientOf) {
+      // Counted: what a client did wrong (400, 401); not a scope refusal or an outage.
+      if (error.status !== 400 && error.status !== 401) return error;
+      const key = claimedKey(request);
+      if (key === undefined) return error;
+      const client = await clientOf(key);
+      const limit = client?.failuresPerMinute ?? policy.failuresPerMinute;
+      const name = failureKey(key, request.address);
+      const { count, ttlMs } = await counters.incr(name, WINDOW_MS);
+      if (count <= limit) return error;
+      if (blocked.size >= MAX_BLOCKED) blocked.clear();
+      blocked.set(name, now() + ttlMs);
+      return tooMany('failed requests from this address', ttlMs);
+    },
+
+    countRequest(client) {
+      const limit = client.requestsPerMinute ?? policy.requestsPerMinute;
+      const at = now();
+      let window = windows.get(client.key);
+      if (window === undefined || (window.endsAt !== 0 && window.endsAt <= at)) {
+        if (windows.size >= MAX_WINDOWS) windows.clear();
+        window = { shared: 0, pending: 0, endsAt: 0 };
+        windows.set(client.key, window);
+      }
+      window.pending += 1;
+      if (window.endsAt > at && window.shared + window.pending > limit) {
+        throw tooMany('requests', window.endsAt - at);
+      }
+      // Far from the limit, requests are reported in batches (one store call for up to 64);
+      // within 100 batches of it, every request is reported, so the limit holds exactly.
+      const batch = Math.min(MAX_BATCH, Math.max(1, Math.floor((limit - window.shared) / 100)));
+      if (window.endsAt !== 0 && window.pending < batch) return undefined;
+      const hits = window.pending;
+      window.pending = 0;
+      const reported = window;
+      return counters.incr(`r:${client.key}`, WINDOW_MS, hits).then(({ count, ttlMs }) => {
+        reported.shared = Math.max(reported.shared, count);
+        reported.endsAt = now() + ttlMs;
+        if (count > limit) throw tooMany('requests', ttlMs);
+      });
+    },
+  };
+}

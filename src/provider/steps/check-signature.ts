@@ -1,0 +1,53 @@
+/**
+ * Steps 5 and 6 of verification (§3.4): the client may use this signature method and holds
+ * the key it needs, then the signature matches the request, compared in constant time.
+ */
+import { OAuthError, signatureBaseString } from '../../protocol/index.ts';
+import type { CollectedParameters } from '../../protocol/index.ts';
+import type { Client } from '../../store/types.ts';
+import type { IncomingRequest, ProtocolParameters } from '../request.ts';
+import type { LoadedCredentials } from './load-credentials.ts';
+
+/** §3.4 (methods are the server's to allow, per client): 400 signature_method_rejected. */
+export function checkClientMethod(client: Client, protocol: ProtocolParameters): void {
+  const method = protocol.signatureMethod;
+  if (client.signatureMethods.length > 0 && !client.signatureMethods.includes(method.name)) {
+    throw new OAuthError(
+      'signature_method_rejected',
+      `This client is not registered for ${method.name}.`,
+    );
+  }
+  if (method.keyKind === 'rsa' && client.rsaPublicKey === null) {
+    throw new OAuthError(
+      'signature_method_rejected',
+      'This client has no RSA public key registered.',
+    );
+  }
+  // §3.4.2, §3.4.4: a client registered for RSA alone has no shared secret, and an HMAC or
+  // PLAINTEXT key of "&" plus the token secret would be no secret at all.
+  if (method.keyKind === 'shared-secret' && client.secret === '') {
+    throw new OAuthError(
+      'signature_method_rejected',
+      'This client has no shared secret; it signs with its RSA key.',
+    );
+  }
+}
+
+/** §3.4.1 base string, §3.4.2–3.4.4 verification: 401 signature_invalid. */
+export function checkSignature(
+  request: IncomingRequest,
+  parameters: CollectedParameters,
+  protocol: ProtocolParameters,
+  loaded: LoadedCredentials,
+): void {
+  const method = protocol.signatureMethod;
+  const baseString = method.usesBaseString
+    ? signatureBaseString(
+        { method: request.method, scheme: request.scheme, host: request.host, path: request.path },
+        parameters.signed,
+      )
+    : '';
+  if (!method.verify(baseString, protocol.signature, loaded)) {
+    throw new OAuthError('signature_invalid', 'The signature does not match the request.');
+  }
+}

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { signRequest } from '../../src/client/index.ts';
+import { buildServer } from '../../src/server.ts';
+import { createProvider } from '../../src/provider/index.ts';
+import type { Provider } from '../../src/provider/index.ts';
+import { createSqliteStore } from '../../src/store/index.ts';
+import type { Client, Store, TokenCredential } from '../../src/store/index.ts';
+import { startEchoUpstream } from './support.ts';
+import type { EchoUpstream } from './support.ts';
+
+describe('Gateway: what the upstream is told, and what it is not', () => {
+  let store: Store;
+  let provider: Provider;
+  let app: FastifyInstance;
+  let upstream: EchoUpstream;
+  let base: string;
+  let client: Client;
+  let token: TokenCredential;
+
+  before(async () => {
+    store = createSqliteStore({ path: ':memory:' });
+    provider = createProvider({ store });
+    upstream = await startEchoUpstream();
+    app = await buildServer({
+      provider,
+      maintenance: false,
+      gateway: { upstream: upstream.url, rules: [{ path: '/public/*', access: 'public' }] },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    client = await provider.clients.register({ name: 'Header test app' });
+    const owner = await provider.owners.create('alice', 'correct horse battery');
+    token = await provider.tokens.issue({
+      clientKey: client.key,
+      ownerId: owner.id,
+      scope: 'read',
+    });
+  });
+
+  after(async () => {
+    await app.close();
+    await upstream.close();
+    await store.close();
+  });
+
+  function signedGet(path: string, headers: Record<string, string>) {
+    const signed = signRequest({
+      method: 'GET',
+      url: base + path,
+      headers,
+      client,
+      token: { token: token.token, secret: token.secret },
+    });
+    return fetch(signed.url, { headers: signed.headers });
+  }
+
+  /** Header names that WSGI, CGI and PHP read as the identity headers (HTTP_X_OAUTH_OWNER). */
+  const forged = {
+    X_OAuth_Owner: 'admin',
+    'x_oauth_owner-name': 'Admin',
+    'X-OAuth_Scope': 'read write admin',
+    x_oauth_client: 'someone-else',
+  };
+
+  function assertNoUnderscoreCopies(headers: Record<string, unknown>) {
+    const names = Object.keys(headers).filter((name) => name.includes('_'));
+    assert.deepEqual(names, []);
+  }
+
+  it('drops identity headers spelled with underscores on a verified path', async () => {
+    const response = await signedGet('/orders', forged);
+    assert.equal(response.status, 200);
+    const { headers } = upstream.received.at(-1)!;
+    assertNoUnderscoreCopies(headers);
+    assert.equal(headers['x-oauth-scope'], 'read');
+    assert.equal(headers['x-oauth-client'], client.key);
+  });
+
+  it('drops identity headers spelled with underscores on a public path', async () => {
+    const response = await fetch(`${base}/public/info`, { headers: forged });
+    assert.equal(response.status, 200);
+    const { headers } = upstream.received.at(-1)!;
+    assertNoUnderscoreCopies(headers);
+    assert.equal(headers['x-oauth-owner'], undefined);
+  });
+
+  const ours = [
+    '__Host-latchkey_session=s%3Aabc.def',
+    '__Host-latchkey_csrf=xyz',
+    '__Host-latchkey_login=l1',
+    'latchkey_session=s2',
+    'latchkey_csrf=c2',
+    'latchkey_login=l2',
+  ];
+
+  it("never forwards Latchkey's own session, CSRF and sign-in cookies, and keeps the app's", async () => {
+    const cookie = ['app_session=keep-me', ...ours.slice(0, 3), 'theme=dark', ...ours.slice(3)];
+    const response = await signedGet('/orders', { cookie: cookie.join('; ') });
+    assert.equal(response.status, 200);
+    assert.equal(upstream.received.at(-1)!.headers.cookie, 'app_session=keep-me; theme=dark');
+  });
+
+  it("never forwards Latchkey's cookies on a public path, and drops an emptied Cookie header", async () => {
+    await fetch(`${base}/public/info`, { headers: { cookie: ours.join('; ') } });
+    assert.equal(upstream.received.at(-1)!.headers.cookie, undefined);
+    await fetch(`${base}/public/info`, { headers: { cookie: 'a=1;b=latchkey_session' } });
+    assert.equal(upstream.received.at(-1)!.headers.cookie, 'a=1; b=latchkey_session');
+  });
+
+  it('strips oauth_* parameters from the query and the form body on a public path too', async () => {
+    const response = await fetch(`${base}/public/form?oauth_token=t&q=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1&oauth_token=abc&oauth_verifier=v&%6Fauth_signature=s&b=2',
+    });
+    assert.equal(response.status, 200);
+    const received = upstream.received.at(-1)!;
+    assert.equal(received.url, '/public/form?q=1');
+    assert.equal(received.body.toString(), 'a=1&b=2');
+    assert.equal(received.headers['content-length'], '7');
+  });
+
+  it('keeps other headers with underscores', async () => {
+    await fetch(`${base}/public/info`, { headers: { x_request_tag: 'kept' } });
+    assert.equal(upstream.received.at(-1)!.headers['x_request_tag'], 'kept');
+  });
+});

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { signRequest } from '../../src/client/index.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createProvider } from '../../src/provider/index.ts';
+import type { Provider } from '../../src/provider/index.ts';
+import { createSqliteStore } from '../../src/store/index.ts';
+import type { Client, Store, TokenCredential } from '../../src/store/index.ts';
+import { startEchoUpstream } from './support.ts';
+import type { EchoUpstream } from './support.ts';
+
+/** A request with its target sent exactly as written (fetch would resolve dot segments). */
+function rawRequest(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: '127.0.0.1', port, path, method: 'GET', headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe('Gateway rules match one normalized path, and the upstream receives that path', () => {
+  let store: Store;
+  let provider: Provider;
+  let app: FastifyInstance;
+  let upstream: EchoUpstream;
+  let port: number;
+  let client: Client;
+  let readToken: TokenCredential;
+
+  before(async () => {
+    store = createSqliteStore({ path: ':memory:' });
+    provider = createProvider({ store });
+    upstream = await startEchoUpstream();
+    app = await buildApp({
+      provider,
+      maintenance: false,
+      gateway: {
+        upstream: upstream.url,
+        rules: [
+          { path: '/public/*', access: 'public' },
+          { path: '/admin/*', scope: 'write' },
+        ],
+      },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    port = (app.server.address() as AddressInfo).port;
+    client = await provider.clients.register({ name: 'Gateway path test app' });
+    const owner = await provider.owners.create('alice', 'correct horse battery');
+    readToken = await provider.tokens.issue({
+      clientKey: client.key,
+      ownerId: owner.id,
+      scope: 'read',
+    });
+  });
+
+  after(async () => {
+    await app.close();
+    await upstream.close();
+    await store.close();
+  });
+
+  /** Signed with the read-only token, for the path exactly as sent. */
+  function signedGet(path: string) {
+    const signed = signRequest({
+      method: 'GET',
+      url: `http://127.0.0.1:${port}${path}`,
+      client,
+      token: { token: readToken.token, secret: readToken.secret },
+    });
+    return fetch(signed.url, { headers: signed.headers });
+  }
+
+  for (const path of ['/%61dmin/x', '/Admin/x', '/ADMIN/x', '/%41dmin/x']) {
+    it(`refuses a read-only token on ${path} as on /admin/x (403 permission_denied, nothing forwarded)`, async () => {
+      const before = upstream.received.length;
+      const response = await signedGet(path);
+      assert.equal(response.status, 403);
+      assert.match(await response.text(), /oauth_problem=permission_denied/);
+      assert.equal(upstream.received.length, before);
+    });
+  }
+
+  for (const path of [
+    '/admin%2fx',
+    '/admin%2Fx',
+    '/public%2f..%2fadmin/x',
+    '/admin%5cx',
+    '/public/%2e%2e/admin/x',
+    '/public/.%2E/admin/x',
+    '/public/%2e/x',
+    '/public/x%00',
+  ]) {
+    it(`refuses the ambiguous path ${path} with 400 parameter_rejected, forwarding nothing`, async () => {
+      const before = upstream.received.length;
+      const answer = await rawRequest(port, path);
+      assert.equal(answer.status, 400);
+      assert.match(answer.body, /oauth_problem=parameter_rejected/);
+      assert.match(decodeURIComponent(answer.body), /path/);
+      assert.equal(upstream.received.length, before);
+    });
+  }
+
+  it('resolves dot segments before matching: /public/../admin/x needs a token', async () => {
+    const before = upstream.received.length;
+    const answer = await rawRequest(port, '/public/../admin/x');
+    assert.equal(answer.status, 401);
+    assert.equal(upstream.received.length, before);
+  });
+
+  it('does not loosen a rule by case: /PUBLIC/x needs a token where /public/* is public', async () => {
+    const before = upstream.received.length;
+    assert.equal((await rawRequest(port, '/PUBLIC/x')).status, 401);
+    assert.equal(upstream.received.length, before);
+    assert.equal((await rawRequest(port, '/public/x')).status, 200);
+  });
+
+  it('forwards the path it matched: dots resolved, slashes merged, unreserved escapes decoded', async () => {
+    const answer = await rawRequest(port, '//public/./a//b/../%7Euser/caf%c3%a9?q=1');
+    assert.equal(answer.status, 200, answer.body);
+    assert.equal(upstream.received.at(-1)?.url, '/public/a/~user/caf%C3%A9?q=1');
+  });
+
+  it('forwards a signed request to the normalized path (the signature covers the path as sent)', async () => {
+    const response = await signedGet('/photos/%61lbum/%7Eme');
+    assert.equal(response.status, 200);
+    assert.equal(upstream.received.at(-1)?.url, '/photos/album/~me');
+  });
+});

@@ -1,0 +1,140 @@
+// Per-client rate limits over HTTP, on one store: protected-resource requests and failed
+// verifications counted per client, 429 with Retry-After and oauth_problem once over. With
+// Redis, two instances share the counts. sqlite.test.ts and postgres-redis.test.ts run it.
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { signRequest } from '../../src/client/index.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createProvider } from '../../src/provider/index.ts';
+import type { Provider } from '../../src/provider/index.ts';
+import type { Client, Store, TokenCredential } from '../../src/store/index.ts';
+
+interface Instance {
+  readonly app: FastifyInstance;
+  readonly provider: Provider;
+  readonly store: Store;
+  readonly base: string;
+}
+
+async function startInstance(store: Store): Promise<Instance> {
+  const provider = createProvider({ store });
+  const app = await buildApp({ provider, maintenance: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    app,
+    provider,
+    store,
+    base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+  };
+}
+
+export function describeRateLimits(
+  name: string,
+  openStore: () => Promise<Store>,
+  options: { readonly shared: boolean },
+): void {
+  describe(`Per-client rate limits (${name})`, () => {
+    let first: Instance;
+    let second: Instance;
+    before(async () => {
+      first = await startInstance(await openStore());
+      // With Redis a second instance on its own store connection; else the same server again.
+      second = options.shared ? await startInstance(await openStore()) : first;
+    });
+    after(async () => {
+      for (const instance of new Set([first, second])) {
+        await instance.app.close();
+        await instance.store.close();
+      }
+    });
+
+    async function clientWithToken(limits: {
+      requestsPerMinute?: number;
+      failuresPerMinute?: number;
+    }): Promise<{ client: Client; token: TokenCredential }> {
+      const registered = await first.provider.clients.register({ name: 'Rate-limited app' });
+      const client = await first.provider.clients.update(registered.key, limits);
+      const owner = await first.provider.owners.create(
+        `owner-${client.key.slice(0, 8)}`,
+        'correct horse battery',
+      );
+      const token = await first.provider.tokens.issue({
+        clientKey: client.key,
+        ownerId: owner.id,
+        scope: 'read',
+      });
+      return { client, token };
+    }
+
+    function get(
+      instance: Instance,
+      client: Client,
+      token: TokenCredential,
+      secret = client.secret,
+    ) {
+      const signed = signRequest({
+        method: 'GET',
+        url: `${instance.base}/api/me`,
+        client: { key: client.key, secret },
+        token: { token: token.token, secret: token.secret },
+      });
+      return fetch(signed.url, { headers: signed.headers });
+    }
+
+    async function assertLimited(response: Response) {
+      assert.equal(response.status, 429);
+      const retryAfter = Number(response.headers.get('retry-after'));
+      assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After: ${retryAfter}`);
+      const body = new URLSearchParams(await response.text());
+      assert.equal(body.get('oauth_problem'), 'rate_limit_exceeded');
+    }
+
+    it('answers 429 with Retry-After and oauth_problem=rate_limit_exceeded past a client’s request limit', async () => {
+      const { client, token } = await clientWithToken({ requestsPerMinute: 3 });
+      assert.equal((await get(first, client, token)).status, 200);
+      assert.equal((await get(second, client, token)).status, 200);
+      assert.equal((await get(first, client, token)).status, 200);
+      await assertLimited(await get(second, client, token));
+    });
+
+    it('limits each client on its own: another client is not slowed', async () => {
+      const limited = await clientWithToken({ requestsPerMinute: 1 });
+      const other = await clientWithToken({});
+      assert.equal((await get(first, limited.client, limited.token)).status, 200);
+      await assertLimited(await get(first, limited.client, limited.token));
+      assert.equal((await get(first, other.client, other.token)).status, 200);
+    });
+
+    it('refuses a source past its failure limit, even with a good signature, until the minute ends', async () => {
+      const { client, token } = await clientWithToken({ failuresPerMinute: 2 });
+      assert.equal((await get(first, client, token, 'wrong secret')).status, 401);
+      assert.equal((await get(second, client, token, 'wrong secret')).status, 401);
+      await assertLimited(await get(second, client, token, 'wrong secret'));
+      await assertLimited(await get(second, client, token));
+    });
+
+    it('counts failures per address, so no outsider can lock a client out', async () => {
+      const { client, token } = await clientWithToken({ failuresPerMinute: 1 });
+      const inject = (remoteAddress: string, secret: string) => {
+        const signed = signRequest({
+          method: 'GET',
+          url: 'http://127.0.0.1/api/me',
+          client: { key: client.key, secret },
+          token: { token: token.token, secret: token.secret },
+        });
+        return first.app.inject({
+          method: 'GET',
+          url: '/api/me',
+          remoteAddress,
+          headers: { ...signed.headers, host: '127.0.0.1' },
+        });
+      };
+      assert.equal((await inject('192.0.2.7', 'wrong')).statusCode, 401);
+      assert.equal((await inject('192.0.2.7', 'wrong')).statusCode, 429);
+      assert.equal((await inject('192.0.2.7', client.secret)).statusCode, 429);
+      assert.equal((await inject('198.51.100.9', client.secret)).statusCode, 200);
+    });
+  });
+}
