@@ -18,6 +18,7 @@ export async function policyOf(config: LatchkeyConfig): Promise<Partial<Policy>>
     sessionLifetimeSeconds: config.sessionLifetimeSeconds,
     signatureMethods: new SignatureMethodRegistry().only(config.signatureMethods),
     realm: config.realm,
+    auditRetentionDays: config.auditRetentionDays,
   };
 }
 

@@ -1,6 +1,7 @@
 /** The `latchkey` program: global behaviour, then one file per command under commands/. */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerAudit } from './commands/audit.ts';
 import { registerAuthorize } from './commands/authorize.ts';
 import { registerClients } from './commands/clients.ts';
 import { registerExport } from './commands/export.ts';
@@ -40,5 +41,6 @@ export function buildProgram(): Command {
   registerRequest(program);
   registerMigrate(program);
   registerKeys(program);
+  registerAudit(program);
   return program;
 }

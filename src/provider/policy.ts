@@ -46,6 +46,8 @@ export interface Policy {
    * has its own limit; over it, that source is refused (429) until the minute ends.
    */
   readonly failuresPerMinute: number;
+  /** How long the audit trail keeps an event, in days; older ones go with maintenance. */
+  readonly auditRetentionDays: number;
 }
 
 export const defaultPolicy: Policy = {
@@ -66,6 +68,7 @@ export const defaultPolicy: Policy = {
   sessionLifetimeSeconds: 365 * 24 * 3600,
   requestsPerMinute: 3_000_000,
   failuresPerMinute: 600,
+  auditRetentionDays: 365,
 };
 
 export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {

@@ -21,6 +21,7 @@ import { purgeClock } from './purge-clock.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { createSessionBook } from './sessions.ts';
+import { createAuditTrail } from './audit.ts';
 import { invalidateToken } from './invalidation.ts';
 import { carriesSessionHandle, renewTokenCredentials } from './session-extension.ts';
 import { issueTemporaryCredentials } from './temporary-credentials.ts';
@@ -94,16 +95,47 @@ export function createProvider(options: ProviderOptions) {
     await store.temporaryCredentials.purgeExpired(at);
     await store.sessions.purgeExpired(at);
     await store.loginChallenges.purgeExpired(at);
+    await store.audit.purgeBefore(at - policy.auditRetentionDays * 86_400_000);
   }
 
   let timer: NodeJS.Timeout | undefined;
-  const owners = createOwnerDirectory(store);
-  const deny = (token: string) => denyAuthorization(deps, token);
+  const audit = createAuditTrail(store, events, now);
+  const directory = createOwnerDirectory(store);
+  const owners: typeof directory = {
+    ...directory,
+    // A wrong password is a security event (the audit trail); the username is not a secret.
+    async authenticate(username: string, password: string) {
+      const owner = await directory.authenticate(username, password);
+      if (owner === undefined) {
+        events.emit('owner.sign-in-refused', { kind: 'local', reason: 'password', username });
+      }
+      return owner;
+    },
+  };
+  async function approve(token: string, ownerId: string, options?: ApproveOptions) {
+    const { client } = await describeAuthorization(deps, token);
+    const approval = await approveAuthorization(deps, token, ownerId, options);
+    events.emit('authorization.granted', {
+      ownerId,
+      clientKey: client.key,
+      scope: options?.scope,
+      lifetime: options?.lifetime,
+    });
+    return approval;
+  }
+  async function deny(token: string) {
+    const described = await describeAuthorization(deps, token).catch(() => undefined);
+    const denied = await denyAuthorization(deps, token);
+    events.emit('authorization.denied', { clientKey: described?.client.key });
+    return denied;
+  }
 
   const provider = {
     policy,
     store,
     events,
+    /** The audit trail of security events (docs/security.md "The audit trail"). */
+    audit,
     clients: createClientRegistry(store, policy.signatureMethods, events),
     owners,
     tokens: createTokenLedger(store, policy, now, events),
@@ -128,8 +160,7 @@ export function createProvider(options: ProviderOptions) {
     /** §2.2 endpoint, for the pages, and for embedders who render their own. */
     authorization: {
       describe: (token: string) => describeAuthorization(deps, token),
-      approve: (token: string, ownerId: string, approve?: ApproveOptions) =>
-        approveAuthorization(deps, token, ownerId, approve),
+      approve,
       /**
        * Approves for a person of the embedder's own user base, named by subject: the owner is
        * created on first use (no password), its name kept current. `source` defaults to
@@ -139,7 +170,7 @@ export function createProvider(options: ProviderOptions) {
       async approveFor(
         token: string,
         person: Omit<ExternalIdentity, 'source'> & { readonly source?: ExternalIdentity['source'] },
-        approve?: ApproveOptions,
+        options?: ApproveOptions,
       ) {
         // Check the request first, so a dead link creates no owner.
         await describeAuthorization(deps, token);
@@ -147,7 +178,7 @@ export function createProvider(options: ProviderOptions) {
           ...person,
           source: person.source ?? 'delegated',
         });
-        return approveAuthorization(deps, token, owner.id, approve);
+        return approve(token, owner.id, options);
       },
       deny,
     },

@@ -246,6 +246,18 @@ export const settings = {
     default: defaultPolicy.timestampWindowSeconds,
     parse: integer(1, 86400),
   },
+  /**
+   * Days the audit trail keeps a security event (sign-ins, grants, revocations, client
+   * changes, imports, admin API actions; `latchkey audit`); older events are deleted by the
+   * server's periodic maintenance.
+   */
+  auditRetentionDays: {
+    env: 'LATCHKEY_AUDIT_RETENTION_DAYS',
+    flag: '--audit-retention-days <days>',
+    summary: 'days the audit trail keeps an event',
+    default: defaultPolicy.auditRetentionDays,
+    parse: integer(1, 36500),
+  },
   /** Seconds a temporary credential lives between its issue and its exchange (RFC 5849 §2.1). */
   temporaryCredentialLifetimeSeconds: {
     env: 'LATCHKEY_TEMPORARY_CREDENTIAL_LIFETIME',

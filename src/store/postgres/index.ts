@@ -17,6 +17,7 @@ import { createRedisNonceStore } from '../redis/nonces.ts';
 import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
 import { postgresAttempts } from './attempts.ts';
+import { postgresAudit } from './audit.ts';
 import { postgresClients } from './clients.ts';
 import { postgresLoginChallenges } from './login-challenges.ts';
 import { checkSchemaName, openDatabase } from './database.ts';
@@ -129,6 +130,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     transfer: postgresTransfer(db, sealer),
     loginChallenges: postgresLoginChallenges(db),
     secrets: postgresSealedSecrets(db, sealer),
+    audit: postgresAudit(db),
     async ping() {
       if (db.closed) return false;
       try {

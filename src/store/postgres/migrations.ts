@@ -167,6 +167,22 @@ export const migrations: readonly string[] = [
       '+/', '-_'), '=')
     WHERE verifier IS NOT NULL;
   `,
+  // 8: the audit trail of security events (src/store/types.ts AuditStore), newest read first.
+  `
+  CREATE TABLE audit_events (
+    id BIGSERIAL PRIMARY KEY,
+    at BIGINT NOT NULL,
+    event TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    owner_id TEXT,
+    client_key TEXT,
+    address TEXT,
+    detail TEXT NOT NULL
+  );
+  CREATE INDEX audit_events_at ON audit_events (at);
+  CREATE INDEX audit_events_client ON audit_events (client_key, at);
+  CREATE INDEX audit_events_owner ON audit_events (owner_id, at);
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */

@@ -13,6 +13,7 @@ import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
 import { createMemoryRateCounters } from '../memory-rate-counters.ts';
 import { sqliteAttempts } from './attempts.ts';
+import { sqliteAudit } from './audit.ts';
 import { sqliteClients } from './clients.ts';
 import { sqliteLoginChallenges } from './login-challenges.ts';
 import { startCheckpointer, type CheckpointReport } from './checkpointer.ts';
@@ -158,6 +159,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     ]),
     loginChallenges: sqliteLoginChallenges(db),
     secrets: sqliteSealedSecrets(db, transaction, sealer),
+    audit: sqliteAudit(db),
     async ping() {
       try {
         ping.get();

@@ -193,6 +193,22 @@ export const migrations: readonly string[] = [
   ALTER TABLE token_credentials ADD COLUMN secret_key_id TEXT;
   UPDATE temporary_credentials SET verifier = latchkey_digest(verifier) WHERE verifier IS NOT NULL;
   `,
+  // 10: the audit trail of security events (src/store/types.ts AuditStore), newest read first.
+  `
+  CREATE TABLE audit_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    owner_id TEXT,
+    client_key TEXT,
+    address TEXT,
+    detail TEXT NOT NULL
+  );
+  CREATE INDEX audit_events_at ON audit_events (at);
+  CREATE INDEX audit_events_client ON audit_events (client_key, at);
+  CREATE INDEX audit_events_owner ON audit_events (owner_id, at);
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */
