@@ -206,11 +206,12 @@ const temporary = await processTemporaryCredentialsResponse(
 const page = await fetch(base + '/oauth/authorize?oauth_token=' + temporary.token);
 if (page.status !== 200 || !(await page.text()).includes('Sign in')) throw new Error('sign-in page');
 // The owner's Allow, through the provider on the same database (the consent page calls this).
-const provider = createProvider({ store: await openStore(process.env.LATCHKEY_DATABASE) });
+const store = await openStore(process.env.LATCHKEY_DATABASE);
+const provider = createProvider({ store });
 const owner = await provider.owners.get('alice');
 const { verifier } = await provider.authorization.approve(temporary.token, owner.id);
 await provider.close();
-await provider.store.close();
+await store.close();
 const token = await processTokenCredentialsResponse(
   await requestTokenCredentials(base + '/oauth/access_token', { client, temporary, verifier }),
 );

@@ -3,12 +3,12 @@
  * are loaded on first use, so `--help` and usage errors answer without loading them.
  */
 import type { LatchkeyConfig } from './config/config.ts';
-import type { Policy, Provider } from '../provider/index.ts';
+import type { PolicyOverrides, Provider } from '../provider/index.ts';
 import type { Store } from '../store/index.ts';
 import { CommandFailure } from './errors.ts';
 
 /** The provider's rules as the configuration sets them. */
-export async function policyOf(config: LatchkeyConfig): Promise<Partial<Policy>> {
+export async function policyOf(config: LatchkeyConfig): Promise<PolicyOverrides> {
   const { SignatureMethodRegistry } = await import('../protocol/index.ts');
   return {
     timestampWindowSeconds: config.timestampWindowSeconds,
@@ -19,6 +19,11 @@ export async function policyOf(config: LatchkeyConfig): Promise<Partial<Policy>>
     signatureMethods: new SignatureMethodRegistry().only(config.signatureMethods),
     realm: config.realm,
     auditRetentionDays: config.auditRetentionDays,
+    signIn: {
+      perAccountAddress: config.signIn.perAccountAddress,
+      perAddress: config.signIn.perAddress,
+      windowSeconds: config.signIn.windowSeconds,
+    },
   };
 }
 
@@ -73,7 +78,7 @@ export async function openProvider(
     openStore(config, use),
     policyOf(config),
   ]);
-  return createProvider({ store, policy });
+  return createProvider({ store, policy, ownsStore: true });
 }
 
 /** Runs `work` with a provider on the configured store, closing both afterwards. */
@@ -86,6 +91,5 @@ export async function withProvider<T>(
     return await work(provider);
   } finally {
     await provider.close();
-    await provider.store.close();
   }
 }

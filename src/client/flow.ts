@@ -84,11 +84,67 @@ export function requestTokenCredentials(
   });
 }
 
-/** §2.3: the answer must be 200 with `oauth_token` and `oauth_token_secret`. */
+/** The session extension's part of a token answer, when the server gives one. */
+export interface TokenSession {
+  /** `oauth_session_handle`: send it with requestTokenRenewal. */
+  readonly handle: string;
+  /** `oauth_expires_in`: seconds the token credentials live. */
+  readonly expiresIn: number | undefined;
+  /** `oauth_authorization_expires_in`: seconds until the owner's authorization ends. */
+  readonly authorizationExpiresIn: number | undefined;
+}
+
+export interface TokenCredentialsResponse extends TokenCredentials {
+  /** Present when the server uses the session extension for this client. */
+  readonly session?: TokenSession | undefined;
+}
+
+/**
+ * §2.3: the answer must be 200 with `oauth_token` and `oauth_token_secret`; a session (the
+ * OAuth Session extension) is read when `oauth_session_handle` is there.
+ */
 export async function processTokenCredentialsResponse(
   response: Response,
-): Promise<TokenCredentials> {
-  return credentialsFrom(response, await readFields(response));
+): Promise<TokenCredentialsResponse> {
+  const fields = await readFields(response);
+  const credentials = credentialsFrom(response, fields);
+  const handle = fields['oauth_session_handle'];
+  if (handle === undefined) return credentials;
+  const seconds = (name: string) => {
+    const value = fields[name];
+    return value !== undefined && /^[0-9]+$/.test(value) ? Number(value) : undefined;
+  };
+  return {
+    ...credentials,
+    session: {
+      handle,
+      expiresIn: seconds('oauth_expires_in'),
+      authorizationExpiresIn: seconds('oauth_authorization_expires_in'),
+    },
+  };
+}
+
+/**
+ * Session extension: renew token credentials (expired or not) at the token endpoint, signed
+ * with them, with their session handle. Process the answer with
+ * processTokenCredentialsResponse; the old credentials stop working at once.
+ */
+export function requestTokenRenewal(
+  endpoint: string | URL,
+  options: FlowOptions & { readonly token: TokenCredentials; readonly sessionHandle: string },
+): Promise<Response> {
+  return createSigningFetch(options)(endpoint, {
+    method: 'POST',
+    protocolParameters: { oauth_session_handle: options.sessionHandle },
+  });
+}
+
+/** Invalidation by the client: end the token credentials the request is signed with. */
+export async function invalidateToken(
+  endpoint: string | URL,
+  options: FlowOptions & { readonly token: TokenCredentials },
+): Promise<void> {
+  await readFields(await createSigningFetch(options)(endpoint, { method: 'POST' }));
 }
 
 async function readFields(response: Response): Promise<Record<string, string>> {

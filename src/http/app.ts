@@ -123,7 +123,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerOpenApi(app, { baseUrlOf });
   // Before every other route, so its hooks count them all (docs/events.md).
   registerMetrics(app, { provider, paths, transport, options: options.metrics });
-  registerHealthRoutes(app, provider.store);
+  registerHealthRoutes(app, provider);
   registerAuditLog(app, provider);
 
   await app.register(async function oauthRoutes(scope) {

@@ -6,7 +6,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError, problemChallenge, problemFormBody } from '../protocol/index.ts';
-import { StoreUnavailableError } from '../store/types.ts';
+import { StoreUnavailableError } from '../provider/index.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 const TEXT = 'text/plain; charset=utf-8';

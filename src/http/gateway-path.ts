@@ -3,17 +3,18 @@
  * unreserved characters decoded (`/%61dmin` is `/admin`), the hex of every other escape in
  * upper case, dot segments resolved (§5.2.4) and repeated slashes merged. Spellings that
  * servers read differently are refused instead of guessed at: an encoded slash or backslash
- * (`%2F`, `%5C`), a raw backslash, an encoded NUL, an encoded dot segment (`%2e%2e`) and a
- * malformed escape. The rules match this path and the upstream receives exactly it, so what
+ * (`%2F`, `%5C`), a raw backslash, an encoded NUL, a path parameter (`;` or `%3B`: Tomcat and
+ * Spring drop it, other servers keep it), an encoded dot segment (`%2e%2e`) and a malformed
+ * escape. The rules match this path and the upstream receives exactly it, so what
  * was decided is what is served (docs/gateway.md).
  */
 import { OAuthError } from '../protocol/index.ts';
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
-/** Escapes no two servers agree on: `/`, `\` and NUL. */
-const AMBIGUOUS = /%(2f|5c|00)/i;
-/** Nothing to do for most paths: no escape, no dot segment, no empty segment. */
-const NEEDS_WORK = /%|\/\.|\/\/|\\/;
+/** Escapes no two servers agree on: `/`, `\`, NUL and `;`. */
+const AMBIGUOUS = /%(2f|5c|00|3b)/i;
+/** Nothing to do for most paths: no escape, no dot segment, no empty segment, no `;`. */
+const NEEDS_WORK = /%|\/\.|\/\/|\\|;/;
 /** `http://host` in an absolute-form request target (RFC 7230 §5.3.2). */
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
 
@@ -44,9 +45,12 @@ export function normalizeGatewayPath(target: string): string {
   if (!NEEDS_WORK.test(path)) return path;
   if (path.includes('\\'))
     refuse('The path has a backslash, which servers read differently; send "/" instead.');
+  // `/admin;x/y` is `/admin/y` to Tomcat and Spring (a path parameter), `/admin;x/y` elsewhere.
+  if (path.includes(';'))
+    refuse('The path has a ";" (a path parameter), which servers read differently.');
   if (AMBIGUOUS.test(path)) {
     refuse(
-      'The path has an encoded "/", "\\" or NUL (%2F, %5C, %00), which servers read differently; send the path without it.',
+      'The path has an encoded "/", "\\", NUL or ";" (%2F, %5C, %00, %3B), which servers read differently; send the path without it.',
     );
   }
   const output: string[] = [];

@@ -15,6 +15,11 @@ import { OAuthError, percentDecode, percentEncode } from '../protocol/index.ts';
 import type { LtiLaunch, Provider } from '../provider/index.ts';
 import { latchkeyCookieNames } from './cookie-names.ts';
 import { normalizeGatewayPath } from './gateway-path.ts';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDENTITY_HEADERS,
+  DEFAULT_RESPONSE_TIMEOUT_MS,
+} from './gateway-defaults.ts';
 import { matchRule, parseGatewayRules } from './gateway-rules.ts';
 import type { GatewayRule } from './gateway-rules.ts';
 import { needsBodyBytes, readBodyBytes, toIncomingRequest } from './incoming-request.ts';
@@ -43,13 +48,6 @@ export interface GatewayOptions {
   /** Give up waiting for the upstream's answer after this long: 504 (default 30 s). */
   readonly responseTimeoutMs?: number | undefined;
 }
-
-const DEFAULT_HEADERS: IdentityHeaderNames = {
-  client: 'X-OAuth-Client',
-  owner: 'X-OAuth-Owner',
-  ownerName: 'X-OAuth-Owner-Name',
-  scope: 'X-OAuth-Scope',
-};
 
 /** Set on the request (decorations, so every request keeps one shape). */
 interface WithCaller {
@@ -99,13 +97,13 @@ export async function registerGateway(
   transport: TransportSettings,
 ): Promise<void> {
   const rules = parseGatewayRules(options.rules ?? []);
-  const names = { ...DEFAULT_HEADERS, ...options.identityHeaders };
+  const names = { ...DEFAULT_IDENTITY_HEADERS, ...options.identityHeaders };
   const identity = [names.client, names.owner, names.ownerName, names.scope].map((name) =>
     name.toLowerCase(),
   );
   const [client, owner, ownerName, scopeHeader] = identity as [string, string, string, string];
   const identitySpellings = new Set(identity.map((name) => name.replaceAll('_', '-')));
-  const responseTimeout = options.responseTimeoutMs ?? 30_000;
+  const responseTimeout = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
 
   async function verifyForUpstream(request: FastifyRequest): Promise<void> {
@@ -194,7 +192,7 @@ export async function registerGateway(
         );
       },
       undici: {
-        connectTimeout: options.connectTimeoutMs ?? 5_000,
+        connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         headersTimeout: responseTimeout,
         bodyTimeout: responseTimeout,
       },

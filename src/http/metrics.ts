@@ -8,7 +8,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { isOAuthError } from '../protocol/index.ts';
 import type { Provider } from '../provider/index.ts';
-import { cacheReportOf } from '../store/cached.ts';
 import type { TransportSettings } from './incoming-request.ts';
 import { createMetricsAccess } from './metrics-access.ts';
 import type { MetricsOptions } from './metrics-access.ts';
@@ -113,7 +112,7 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
   // The nonce count may scan the store (COUNT(*), or a SCARD per second in Redis): sampled.
   let sampler: NodeJS.Timeout | undefined;
   const sample = () => {
-    provider.store.nonces.size().then(
+    provider.nonceCount().then(
       (size) => {
         nonceEntries = size;
       },
@@ -174,7 +173,7 @@ function registerCacheMetrics(registers: Registry[], provider: Provider): void {
     labelNames: ['cache', 'result'] as const,
     registers,
     collect() {
-      const report = cacheReportOf(provider.store);
+      const report = provider.cacheReport();
       if (report === undefined) return;
       for (const cache of ['clients', 'tokens', 'owners'] as const) {
         const now = report[cache];
@@ -190,7 +189,7 @@ function registerCacheMetrics(registers: Registry[], provider: Provider): void {
     labelNames: ['cache'] as const,
     registers,
     collect() {
-      const report = cacheReportOf(provider.store);
+      const report = provider.cacheReport();
       if (report === undefined) return;
       for (const cache of ['clients', 'tokens', 'owners'] as const) {
         const { hits, misses } = report[cache];

@@ -124,6 +124,12 @@ export function createClientRegistry(
 
     list: (filter?: { readonly developerId?: string }) => store.clients.list(filter),
 
+    /** The client `key` when `developerId` registered it (the developer portal); else undefined. */
+    async findOwnedBy(key: string, developerId: string): Promise<Client | undefined> {
+      const client = await store.clients.find(key);
+      return client !== undefined && client.developerId === developerId ? client : undefined;
+    },
+
     async remove(key: string): Promise<void> {
       if (!(await store.clients.remove(key))) throw new NotFoundError(`No client with key ${key}.`);
       events.emit('client.deleted', { clientKey: key });

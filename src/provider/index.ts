@@ -1,4 +1,8 @@
 /** The provider: the service's rules, framework-free. Re-exports only. */
+// The records the provider hands out, and the store outage it lets through: http and web
+// name them from here (they never import the store).
+export type { Client, ClientChanges, Owner, TokenCredential } from '../store/records.ts';
+export { StoreUnavailableError } from '../store/types.ts';
 export * from './authorization.ts';
 export * from './callbacks.ts';
 export * from './caller.ts';
@@ -25,6 +29,8 @@ export type { ExternalIdentity, OwnerDirectory } from './owners.ts';
 export { LOGIN_CHALLENGE_LIFETIME_SECONDS, LoginRefusedError } from './logins.ts';
 export type { LoginDesk, LoginRefusal, LoginStart } from './logins.ts';
 export type { ActiveSession, SessionBook } from './sessions.ts';
+export type { SignInThrottle } from './sign-in-throttle.ts';
+export type { Connection, ConnectionBook } from './connections.ts';
 export type { IssuedTemporaryCredentials } from './temporary-credentials.ts';
 export type { IssuedTokenCredentials } from './token-credentials.ts';
 export { usableUntil } from './session-extension.ts';

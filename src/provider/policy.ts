@@ -4,6 +4,18 @@
  */
 import { SignatureMethodRegistry } from '../protocol/index.ts';
 
+/** Password sign-in throttling on the pages (docs/security.md). */
+export interface SignInLimits {
+  /**
+   * Sign-in attempts for one account from one address within the window before that pair is
+   * paused (with backoff: twice as many per four windows, four times per sixteen).
+   */
+  readonly perAccountAddress: number;
+  /** Sign-in posts from one address, all accounts together, within the window. */
+  readonly perAddress: number;
+  readonly windowSeconds: number;
+}
+
 export interface Policy {
   /** Accepted clock difference either way, in seconds (§3.3 leaves it to the server). */
   readonly timestampWindowSeconds: number;
@@ -35,6 +47,8 @@ export interface Policy {
    * in seconds (a session handle renews tokens; it is not kept valid forever).
    */
   readonly sessionLifetimeSeconds: number;
+  /** Password sign-in throttling on the pages. */
+  readonly signIn: SignInLimits;
   /**
    * Protected-resource requests one client may make per minute, unless the client has its own
    * limit (`latchkey clients update --requests-per-minute`): a backstop a normal client never
@@ -49,6 +63,11 @@ export interface Policy {
   /** How long the audit trail keeps an event, in days; older ones go with maintenance. */
   readonly auditRetentionDays: number;
 }
+
+/** What an embedder or the CLI may override: any rule, and any sign-in limit alone. */
+export type PolicyOverrides = Partial<Omit<Policy, 'signIn'>> & {
+  readonly signIn?: Partial<SignInLimits> | undefined;
+};
 
 export const defaultPolicy: Policy = {
   timestampWindowSeconds: 300,
@@ -66,13 +85,19 @@ export const defaultPolicy: Policy = {
   maxParameters: 1000,
   sessionTokenLifetimeSeconds: 3600,
   sessionLifetimeSeconds: 365 * 24 * 3600,
+  // perAddress: an office behind one NAT signs many people in (docs/security.md).
+  signIn: { perAccountAddress: 5, perAddress: 300, windowSeconds: 900 },
   requestsPerMinute: 3_000_000,
   failuresPerMinute: 600,
   auditRetentionDays: 365,
 };
 
-export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
-  const policy = { ...defaultPolicy, ...overrides };
+export function resolvePolicy(overrides: PolicyOverrides = {}): Policy {
+  const policy: Policy = {
+    ...defaultPolicy,
+    ...overrides,
+    signIn: { ...defaultPolicy.signIn, ...overrides.signIn },
+  };
   if (!(policy.timestampWindowSeconds > 0))
     throw new TypeError('timestampWindowSeconds must be > 0');
   if (!(policy.temporaryCredentialLifetimeSeconds > 0)) {
@@ -82,6 +107,9 @@ export function resolvePolicy(overrides: Partial<Policy> = {}): Policy {
     throw new TypeError('sessionTokenLifetimeSeconds must be > 0');
   if (!(policy.sessionLifetimeSeconds > 0))
     throw new TypeError('sessionLifetimeSeconds must be > 0');
+  for (const name of ['perAccountAddress', 'perAddress', 'windowSeconds'] as const) {
+    if (!(policy.signIn[name] > 0)) throw new TypeError(`signIn.${name} must be > 0`);
+  }
   if (!(policy.requestsPerMinute >= 1)) throw new TypeError('requestsPerMinute must be >= 1');
   if (!(policy.failuresPerMinute >= 1)) throw new TypeError('failuresPerMinute must be >= 1');
   return policy;

@@ -4,24 +4,27 @@
  */
 import { EventEmitter } from 'node:events';
 import { OAuthError } from '../protocol/index.ts';
-import type { Store } from '../store/types.ts';
+import type { SealedSecretStore, Store } from '../store/types.ts';
 import { approveAuthorization, describeAuthorization, denyAuthorization } from './authorization.ts';
 import type { ApproveOptions } from './authorization.ts';
 import { describeCaller } from './caller.ts';
 import type { VerifiedResourceRequest } from './caller.ts';
+import { cacheReportOf } from '../store/cached.ts';
 import { createClientRegistry } from './clients.ts';
+import { createConnectionBook } from './connections.ts';
 import { createLoginDesk } from './logins.ts';
 import { checkLaunchRequest, readLaunch } from './lti-launch.ts';
 import type { LtiLaunch } from './lti-launch.ts';
 import { createOwnerDirectory } from './owners.ts';
 import type { ExternalIdentity } from './owners.ts';
 import { resolvePolicy } from './policy.ts';
+import type { Policy, PolicyOverrides } from './policy.ts';
 import { createRateLimits } from './rate-limits.ts';
 import { purgeClock } from './purge-clock.ts';
-import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
 import { createSessionBook } from './sessions.ts';
-import { createAuditTrail } from './audit.ts';
+import { createAuditTrail, type AuditTrail } from './audit.ts';
+import { createSignInThrottle } from './sign-in-throttle.ts';
 import { invalidateToken } from './invalidation.ts';
 import { carriesSessionHandle, renewTokenCredentials } from './session-extension.ts';
 import { issueTemporaryCredentials } from './temporary-credentials.ts';
@@ -32,10 +35,24 @@ import type { ExportOptions } from './transfer/export.ts';
 import { createImport } from './transfer/import.ts';
 import type { ImportOptions } from './transfer/import.ts';
 import { verifyRequest, verifyResourceRequest } from './verify-request.ts';
+import type { CacheReport } from '../store/cached.ts';
+import type { Client } from '../store/types.ts';
+import type { AuthorizationRequest, Approval } from './authorization.ts';
+import type { ClientRegistry } from './clients.ts';
+import type { ConnectionBook } from './connections.ts';
+import type { LoginDesk } from './logins.ts';
+import type { OwnerDirectory } from './owners.ts';
+import type { SessionBook } from './sessions.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
+import type { IssuedTemporaryCredentials } from './temporary-credentials.ts';
+import type { IssuedTokenCredentials } from './token-credentials.ts';
+import type { TokenLedger } from './tokens.ts';
+import type { ExportedRecord } from './transfer/export.ts';
+import type { ImportSession } from './transfer/import.ts';
 
 export interface ProviderOptions {
   readonly store: Store;
-  readonly policy?: Partial<Policy> | undefined;
+  readonly policy?: PolicyOverrides | undefined;
   /** Milliseconds since the epoch; injectable so expiry can be tested without waiting. */
   readonly now?: (() => number) | undefined;
   /**
@@ -46,6 +63,8 @@ export interface ProviderOptions {
   readonly monotonicNow?: (() => number) | undefined;
   /** How often last-use times are written and expired rows purged (ms). */
   readonly maintenanceIntervalMs?: number | undefined;
+  /** close() closes the store too (the CLI opens a store for its provider alone). */
+  readonly ownsStore?: boolean | undefined;
 }
 
 export interface ResourceOptions {
@@ -66,7 +85,85 @@ export interface VerifiedLtiLaunch extends VerifiedResourceRequest {
   readonly launch: LtiLaunch;
 }
 
-export function createProvider(options: ProviderOptions) {
+/**
+ * The provider: the one door to the service's rules. HTTP adapters, the pages, the middleware
+ * and the CLI call these operations; none of them reaches the store.
+ */
+export interface Provider {
+  /** The rules in force (defaults merged with the overrides given). */
+  readonly policy: Policy;
+  /** What happened, for metrics, logs and cache invalidation (docs/events.md). */
+  readonly events: EventEmitter;
+  /** The audit trail of security events (docs/security.md "The audit trail"). */
+  readonly audit: AuditTrail;
+  /** Secrets at rest: rows per sealing key, and re-sealing under the current key. */
+  readonly secrets: SealedSecretStore;
+  /** Client registration and upkeep (§1.1). */
+  readonly clients: ClientRegistry;
+  /** Resource owners: local accounts and people of an identity source. */
+  readonly owners: OwnerDirectory;
+  /** Token credentials after issue: provisioning, listing, revocation (§2.3). */
+  readonly tokens: TokenLedger;
+  /** An owner's connected apps, and ending one (the pages' "Connected apps"). */
+  readonly connections: ConnectionBook;
+  /** Signed-in browsers of the pages. */
+  readonly sessions: SessionBook;
+  /** Password sign-in counters per (account, address) (`policy.signIn`). */
+  readonly signIns: SignInThrottle;
+  /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */
+  readonly logins: LoginDesk;
+  /** The provider's clock, milliseconds since the epoch. */
+  readonly now: () => number;
+  /** Credentials moved in and out in bulk (`latchkey import` / `export`, docs/import.md). */
+  readonly transfer: {
+    /** An import of one file: check every record, then write clients, then tokens. */
+    importer(options?: ImportOptions): ImportSession;
+    export(options?: ExportOptions): AsyncGenerator<ExportedRecord>;
+  };
+  /** §2.1: temporary credentials for a signed request. */
+  issueTemporaryCredentials(request: IncomingRequest): Promise<IssuedTemporaryCredentials>;
+  /** §2.2: the owner's decision, for the pages and for embedders who render their own. */
+  readonly authorization: {
+    describe(token: string): Promise<AuthorizationRequest>;
+    approve(token: string, ownerId: string, approve?: ApproveOptions): Promise<Approval>;
+    /** Approves for a person of the embedder's own user base, named by subject. */
+    approveFor(
+      token: string,
+      person: Omit<ExternalIdentity, 'source'> & { readonly source?: ExternalIdentity['source'] },
+      approve?: ApproveOptions,
+    ): Promise<Approval>;
+    deny(
+      token: string,
+    ): Promise<{ readonly redirect: string | undefined; readonly client: Client }>;
+  };
+  /** §2.3: token credentials for a signed request; with a session handle, their renewal. */
+  exchangeTokenCredentials(request: IncomingRequest): Promise<IssuedTokenCredentials>;
+  /** The client ends the token it signs with (`POST /oauth/invalidate_token`). */
+  invalidateToken(request: IncomingRequest): Promise<{ readonly token: string }>;
+  /** §3: a protected resource request verified, the token's scope enforced, and its caller. */
+  verifyResourceRequest(
+    request: IncomingRequest,
+    resource?: ResourceOptions,
+  ): Promise<VerifiedResourceRequest>;
+  /** A Basic LTI 1.1 launch verified as a request signed by the LMS alone (docs/lti.md). */
+  verifyLtiLaunch(request: IncomingRequest): Promise<VerifiedLtiLaunch>;
+  /** Starts periodic upkeep (last-use writes, purges of expired nonces and credentials). */
+  startMaintenance(): void;
+  /** One round of upkeep now. */
+  maintain(): Promise<void>;
+  /** Writes the batched last-use times of tokens. */
+  flushLastUse(): Promise<void>;
+  /** True when the store's backing services answer (for /readyz). */
+  ping(): Promise<boolean>;
+  /** Nonces held (for the metrics). */
+  nonceCount(): Promise<number>;
+  /** The per-instance cache's counters, with a shared store; undefined without one. */
+  cacheReport(): CacheReport | undefined;
+  /** Stops upkeep and writes pending last-use times; closes the store when it owns it. */
+  close(): Promise<void>;
+}
+
+export function createProvider(options: ProviderOptions): Provider {
   const store = options.store;
   const policy = resolvePolicy(options.policy);
   const now = options.now ?? Date.now;
@@ -99,6 +196,7 @@ export function createProvider(options: ProviderOptions) {
   }
 
   let timer: NodeJS.Timeout | undefined;
+  let storeClosed = false;
   const audit = createAuditTrail(store, events, now);
   const directory = createOwnerDirectory(store);
   const owners: typeof directory = {
@@ -129,18 +227,22 @@ export function createProvider(options: ProviderOptions) {
     events.emit('authorization.denied', { clientKey: described?.client.key });
     return denied;
   }
+  const tokens = createTokenLedger(store, policy, now, events);
 
-  const provider = {
+  const provider: Provider = {
     policy,
-    store,
     events,
-    /** The audit trail of security events (docs/security.md "The audit trail"). */
     audit,
+    secrets: store.secrets,
     clients: createClientRegistry(store, policy.signatureMethods, events),
     owners,
-    tokens: createTokenLedger(store, policy, now, events),
+    tokens,
+    /** An owner's connected apps, and ending one (the pages' "Connected apps"). */
+    connections: createConnectionBook(store, now, flushLastUse, tokens.revokeGrant),
     /** Signed-in browsers of the pages. */
     sessions: createSessionBook(store, now, events),
+    /** Password sign-in counters (policy.signIn). */
+    signIns: createSignInThrottle(store, now, policy.signIn),
     /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */
     logins: createLoginDesk({ store, now, owners, events, deny }),
     now,
@@ -265,13 +367,26 @@ export function createProvider(options: ProviderOptions) {
     maintain,
     flushLastUse,
 
+    /** True when the store's backing services answer (for /readyz). */
+    ping: (): Promise<boolean> => store.ping(),
+    /** Nonces held (for the metrics). */
+    nonceCount: (): Promise<number> => store.nonces.size(),
+    /** The per-instance cache's counters, with a shared store; undefined without one. */
+    cacheReport: () => cacheReportOf(store),
+
     async close(): Promise<void> {
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
-      await flushLastUse();
+      try {
+        await flushLastUse();
+      } finally {
+        // The store is closed even when the last writes fail.
+        if (options.ownsStore === true && !storeClosed) {
+          storeClosed = true;
+          await store.close();
+        }
+      }
     },
   };
   return provider;
 }
-
-export type Provider = ReturnType<typeof createProvider>;

@@ -4,7 +4,7 @@
  * (docs/decisions.md, "Verification steps"):
  *
  *   step                                           refuses with                       RFC 5849
- *   1. the protocol parameters, present, single,    400 parameter_absent / _rejected,  §3.1, §3.5
+ *   1. the protocol parameters, present, single,   400 parameter_absent / _rejected,  §3.1, §3.5
  *      well-formed, allowed here                     signature_method_rejected,
  *                                                    version_rejected
  *   2. the channel: TLS where secrets travel         403 https_required (flow),         §2.1, §2.3,
@@ -78,7 +78,8 @@ export async function verifyRequest(
   options: VerifyOptions,
 ): Promise<VerifiedRequest> {
   const { store, policy } = deps;
-  const [parameters, protocol] = readProtocolParameters(request, options, policy); // 1
+  const parameters = collectParameters(request); // 1
+  const protocol = readProtocolParameters(request, parameters, options, policy); // 1
   checkChannel(request.secure, options.kind, protocol.signatureMethod); // 2
   const nowMs = deps.now();
   checkTimestamp(protocol.timestamp, Math.floor(nowMs / 1000), policy.timestampWindowSeconds); // 3
@@ -124,16 +125,15 @@ export async function verifyResourceRequest(
 /** 1. §3.1, §3.5: collected from header, body and query, each once, well-formed. */
 function readProtocolParameters(
   request: IncomingRequest,
+  parameters: CollectedParameters,
   options: VerifyOptions,
   policy: Policy,
-): [CollectedParameters, ProtocolParameters] {
-  const parameters = collectParameters(request);
+): ProtocolParameters {
   const form = isFormContentType(request.contentType);
-  const protocol = checkProtocolParameters(parameters, options, policy, {
+  return checkProtocolParameters(parameters, options, policy, {
     form,
     otherBody: !form && request.rawBody !== undefined && request.rawBody.length > 0,
   });
-  return [parameters, protocol];
 }
 
 /** 7. After the signature, so only the client itself learns that it is disabled. */

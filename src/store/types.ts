@@ -1,169 +1,31 @@
 /**
- * The storage contract. Every adapter (sqlite, postgres, redis for nonces) implements these
- * interfaces, and one contract suite (test/stores/contract.ts) holds each of them to it.
- * Times are milliseconds since the epoch unless a name says seconds. Methods that must
- * happen once (authorize, exchange, nonce first use, revoke) are atomic in the adapter:
- * never a read followed by a write in Node.
+ * The store contract: what the provider asks of storage. Every adapter (sqlite, postgres,
+ * redis for nonces and counters) implements these interfaces, and one contract suite
+ * (test/stores/contract/) holds each of them to it. Each method names the provider step that
+ * calls it; nothing above the provider calls the store. Times are milliseconds since the epoch
+ * unless a name says seconds. Methods that must happen once (authorize, exchange, nonce first
+ * use, revoke) are atomic in the adapter: never a read followed by a write in Node.
+ *
+ * The records themselves (Client, Owner, TokenCredential…) are in records.ts, re-exported here.
  */
-
-/** A registered client (RFC 5849 §1.1 "client credentials" plus what the owner is shown). */
-export interface Client {
-  /** `oauth_consumer_key`. */
-  readonly key: string;
-  /** The shared secret (plain: HMAC and PLAINTEXT need it, §3.4.2); '' for an RSA-only client. */
-  readonly secret: string;
-  readonly name: string;
-  readonly description: string;
-  readonly website: string | null;
-  /** Registered callback URIs; when non-empty `oauth_callback` must be one of them or `oob`. */
-  readonly callbacks: readonly string[];
-  /** Signature methods this client may use; empty means every method the server allows. */
-  readonly signatureMethods: readonly string[];
-  /** PEM public key for the RSA methods, or null. */
-  readonly rsaPublicKey: string | null;
-  /** Runs on a device where typing is hard: the `oob` verifier is shown as a short code. */
-  readonly constrainedDevice: boolean;
-  /** Marked verified by an operator; the consent page says so. */
-  readonly verified: boolean;
-  /** The owner account that registered it in the developer portal, or null (CLI). */
-  readonly developerId: string | null;
-  /**
-   * Turned off by an operator: every request signed with its key is refused until it is
-   * enabled again; its tokens are kept.
-   */
-  readonly disabled: boolean;
-  /**
-   * Uses the session extension (OAuth Session 1.0 draft): its token credentials are
-   * short-lived and renewed with a session handle (docs/decisions.md). Off by default.
-   */
-  readonly sessionExtension: boolean;
-  /**
-   * Its own rate limits (docs/security.md#rate-limits): protected-resource requests, and
-   * failed verifications from one address, per minute; null for the server's default.
-   */
-  readonly requestsPerMinute: number | null;
-  readonly failuresPerMinute: number | null;
-  readonly createdAt: number;
-}
-
-/** A client to store; `createdAt` defaults to the store's clock (set when importing). */
-export type NewClient = Omit<
+import type {
   Client,
-  'createdAt' | 'sessionExtension' | 'requestsPerMinute' | 'failuresPerMinute'
-> & {
-  readonly createdAt?: number | undefined;
-  /** Default false. */
-  readonly sessionExtension?: boolean | undefined;
-};
-
-export type ClientChanges = Partial<
-  Pick<
-    Client,
-    | 'name'
-    | 'description'
-    | 'website'
-    | 'callbacks'
-    | 'signatureMethods'
-    | 'rsaPublicKey'
-    | 'constrainedDevice'
-    | 'verified'
-    | 'disabled'
-    | 'sessionExtension'
-    | 'requestsPerMinute'
-    | 'failuresPerMinute'
-    | 'secret'
-  >
->;
-
-/** Where an owner comes from: Latchkey's own accounts, an OpenID Connect provider, a login app. */
-export type IdentitySource = 'local' | 'oidc' | 'delegated';
-
-/**
- * A resource owner. `id` is Latchkey's own key (credentials and sessions refer to it); the
- * stable identity is (source, issuer, subject), unique. A local owner signs in with a
- * username and a password stored only as a KDF hash; an external one has neither.
- */
-export interface Owner {
-  readonly id: string;
-  readonly source: IdentitySource;
-  /** Stable within its source: the id (local), the ID token's `sub` (oidc), the login app's (delegated). */
-  readonly subject: string;
-  /** The OpenID Connect issuer of an `oidc` owner; null for the others. */
-  readonly issuer: string | null;
-  /** What people and the API are shown (the username of a local owner). */
-  readonly name: string;
-  /** A local owner's sign-in name; null for an external one. */
-  readonly username: string | null;
-  /** A local owner's password, as a KDF hash; null for an external one. */
-  readonly passwordHash: string | null;
-  readonly createdAt: number;
-}
-
-export type NewOwner = Omit<Owner, 'createdAt'> & { readonly createdAt?: number };
-
-/** How an owner is found from its source: `(source, issuer, subject)`. */
-export interface OwnerIdentity {
-  readonly source: IdentitySource;
-  readonly subject: string;
-  /** The issuer of an `oidc` owner; absent or null for the others. */
-  readonly issuer?: string | null | undefined;
-}
-
-export type TemporaryCredentialState = 'issued' | 'authorized' | 'consumed' | 'denied';
-
-/** RFC 5849 §2.1–2.3: an authorization request in flight. */
-export interface TemporaryCredential {
-  readonly token: string;
-  readonly secret: string;
-  readonly clientKey: string;
-  /** `oob` or an absolute URI (§2.1). */
-  readonly callback: string;
-  /** The scope the client asked for ('' for the server default). */
-  readonly requestedScope: string;
-  readonly state: TemporaryCredentialState;
-  /** Set by authorize(). */
-  readonly ownerId: string | null;
-  readonly verifier: string | null;
-  /** The scope and lifetime (seconds, null for no expiry) the owner approved. */
-  readonly approvedScope: string | null;
-  readonly approvedLifetime: number | null;
-  /** Verifier tries counted so far (each counted before it is compared). */
-  readonly verifierFailures: number;
-  readonly createdAt: number;
-  readonly expiresAt: number;
-}
-
-export type NewTemporaryCredential = Pick<
+  ClientChanges,
+  LoginChallenge,
+  NewClient,
+  NewLoginChallenge,
+  NewOwner,
+  NewTemporaryCredential,
+  NewTokenCredential,
+  NonceKey,
+  Owner,
+  OwnerIdentity,
+  Session,
   TemporaryCredential,
-  'token' | 'secret' | 'clientKey' | 'callback' | 'requestedScope' | 'createdAt' | 'expiresAt'
->;
-
-/** The owner's grant to a client (§2.3), usable until it expires or is revoked. */
-export interface TokenCredential {
-  readonly token: string;
-  readonly secret: string;
-  readonly clientKey: string;
-  readonly ownerId: string;
-  readonly scope: string;
-  readonly issuedAt: number;
-  /** null: no expiry. */
-  readonly expiresAt: number | null;
-  readonly lastUsedAt: number | null;
-  readonly revokedAt: number | null;
-  /**
-   * Session extension: SHA-256 (hex) of the session handle that renews this token, or null
-   * for a token without a session. The handle itself is never stored.
-   */
-  readonly sessionHandleHash: string | null;
-  /** When the session (the owner's authorization) ends; null: when it is revoked. */
-  readonly sessionExpiresAt: number | null;
-}
-
-export type NewTokenCredential = Omit<
   TokenCredential,
-  'lastUsedAt' | 'revokedAt' | 'sessionHandleHash' | 'sessionExpiresAt'
-> &
-  Partial<Pick<TokenCredential, 'sessionHandleHash' | 'sessionExpiresAt'>>;
+} from './records.ts';
+
+export type * from './records.ts';
 
 /**
  * A synchronous look into a store's read cache, for the verification hot path: the value
@@ -174,41 +36,77 @@ export type NewTokenCredential = Omit<
 export type Peek<V> = (key: string) => V | undefined;
 
 export interface ClientStore {
-  /** Throws StoreConflictError when the key exists. */
+  /**
+   * Throws StoreConflictError when the key exists.
+   * Called by: provider/clients.ts register (CLI, developer portal).
+   */
   create(client: NewClient): Promise<Client>;
+  /** Called by: the verification step load-credentials (§3.4), authorization describe (§2.2), clients, tokens, connections, import. */
   find(key: string): Promise<Client | undefined>;
-  /** What find() would give, without a promise, when the answer is cached; see {@link Peek}. */
+  /**
+   * What find() would give, without a promise, when the answer is cached; see {@link Peek}.
+   * Called by: the verification step load-credentials, before find().
+   */
   readonly peek?: Peek<Client> | undefined;
+  /** Called by: provider/clients.ts list (CLI, developer portal). */
   list(filter?: { readonly developerId?: string }): Promise<Client[]>;
-  /** Returns the updated client, or undefined when there is none. */
+  /**
+   * Returns the updated client, or undefined when there is none.
+   * Called by: provider/clients.ts update, setDisabled, rotateSecret.
+   */
   update(key: string, changes: ClientChanges): Promise<Client | undefined>;
-  /** Removes the client and every credential issued to it. */
+  /**
+   * Removes the client and every credential issued to it.
+   * Called by: provider/clients.ts remove.
+   */
   remove(key: string): Promise<boolean>;
 }
 
 export interface OwnerStore {
-  /** Throws StoreConflictError when the id, the username or the identity exists. */
+  /**
+   * Throws StoreConflictError when the id, the username or the identity exists.
+   * Called by: provider/owners.ts create (local) and signInExternal (first sign-in).
+   */
   create(owner: NewOwner): Promise<Owner>;
+  /** Called by: verifyResourceRequest (the caller's owner), sessions resume, owners. */
   findById(id: string): Promise<Owner | undefined>;
-  /** What findById() would give, without a promise, when it is cached; see {@link Peek}. */
+  /**
+   * What findById() would give, without a promise, when it is cached; see {@link Peek}.
+   * Called by: verifyResourceRequest and sessions resume, before findById().
+   */
   readonly peekById?: Peek<Owner> | undefined;
+  /** Called by: provider/owners.ts authenticate and get; import. */
   findByUsername(username: string): Promise<Owner | undefined>;
-  /** The owner with this (source, issuer, subject); a missing issuer matches null. */
+  /**
+   * The owner with this (source, issuer, subject); a missing issuer matches null.
+   * Called by: provider/owners.ts signInExternal; import.
+   */
   findByIdentity(identity: OwnerIdentity): Promise<Owner | undefined>;
+  /** Called by: provider/owners.ts list; export. */
   list(): Promise<Owner[]>;
+  /** Called by: provider/owners.ts setPassword. */
   setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
-  /** Sets the display name (an external owner's name follows its source); false when unknown. */
+  /**
+   * Sets the display name (an external owner's name follows its source); false when unknown.
+   * Called by: provider/owners.ts signInExternal (the name follows its source).
+   */
   rename(id: string, name: string): Promise<boolean>;
-  /** Removes the owner and every credential issued for it. */
+  /**
+   * Removes the owner and every credential issued for it.
+   * Called by: provider/owners.ts remove.
+   */
   remove(id: string): Promise<boolean>;
 }
 
 export interface TemporaryCredentialStore {
+  /** Called by: provider/temporary-credentials.ts (§2.1). */
   create(credential: NewTemporaryCredential): Promise<void>;
+  /** Called by: the verification step load-credentials (§2.3 request) and authorization describe (§2.2). */
   find(token: string): Promise<TemporaryCredential | undefined>;
   /**
    * issued and unexpired at `now` → authorized, atomically. Returns false otherwise
    * (already answered, consumed, expired or unknown).
+   * Called by: provider/authorization.ts approve (§2.2).
    */
   authorize(
     token: string,
@@ -220,19 +118,24 @@ export interface TemporaryCredentialStore {
     },
     now: number,
   ): Promise<boolean>;
-  /** issued and unexpired → denied, atomically. */
+  /**
+   * issued and unexpired → denied, atomically.
+   * Called by: provider/authorization.ts deny (§2.2).
+   */
   deny(token: string, now: number): Promise<boolean>;
   /**
    * Counts one verifier try before it is compared (provider/token-credentials.ts), if fewer
    * than `limit` were counted: an atomic conditional increment, so tries racing on several
    * connections or instances cannot all pass. Returns the try's number (1 to `limit`), or 0
    * when no try is left or the credential is unknown.
+   * Called by: provider/token-credentials.ts (§2.3), before the verifier is compared.
    */
   recordVerifierAttempt(token: string, limit: number): Promise<number>;
   /**
    * §2.3: authorized, unexpired at `now` and issued to `clientKey` → consumed, and the token
    * credential created, in one atomic step. Returns the consumed credential, or undefined
    * when any condition fails (so a second exchange of the same credential always fails).
+   * Called by: provider/token-credentials.ts (§2.3).
    */
   exchange(
     token: string,
@@ -240,28 +143,44 @@ export interface TemporaryCredentialStore {
     now: number,
     issue: NewTokenCredential,
   ): Promise<TemporaryCredential | undefined>;
+  /** Called by: no provider step (tests and tools). */
   remove(token: string): Promise<boolean>;
-  /** Deletes every credential that expired before `now`; returns how many. */
+  /**
+   * Deletes every credential that expired before `now`; returns how many.
+   * Called by: provider maintain (periodic upkeep).
+   */
   purgeExpired(now: number): Promise<number>;
 }
 
 export interface TokenCredentialStore {
-  /** Throws StoreConflictError when the token exists. */
+  /**
+   * Throws StoreConflictError when the token exists.
+   * Called by: provider/tokens.ts issue (operator-provisioned tokens).
+   */
   create(credential: NewTokenCredential): Promise<TokenCredential>;
+  /** Called by: the verification step load-credentials (§3), tokens. */
   find(token: string): Promise<TokenCredential | undefined>;
-  /** What find() would give, without a promise, when the answer is cached; see {@link Peek}. */
+  /**
+   * What find() would give, without a promise, when the answer is cached; see {@link Peek}.
+   * Called by: the verification step load-credentials, before find().
+   */
   readonly peek?: Peek<TokenCredential> | undefined;
+  /** Called by: provider/tokens.ts list; connections list. */
   list(filter?: {
     readonly ownerId?: string;
     readonly clientKey?: string;
   }): Promise<TokenCredential[]>;
-  /** Sets revokedAt if not yet revoked; true when this call revoked it. */
+  /**
+   * Sets revokedAt if not yet revoked; true when this call revoked it.
+   * Called by: provider/tokens.ts revoke; invalidateToken.
+   */
   revoke(token: string, now: number): Promise<boolean>;
   /**
    * Session extension: the token `token`, unrevoked, holding the session handle whose hash is
    * `handleHash`, in a session that has not ended at `now`, is deleted and `renewed` created
    * in its place, in one atomic step. Returns the new credential, or undefined when any
    * condition fails (so of two concurrent renewals of one token only one succeeds).
+   * Called by: provider/session-extension.ts (session handle renewal).
    */
   renew(
     token: string,
@@ -272,20 +191,16 @@ export interface TokenCredentialStore {
   /**
    * Revokes every live token of an owner for a client (a token whose session can still renew
    * it counts as live, expired or not); returns how many.
+   * Called by: provider/tokens.ts revokeGrant; connections revoke.
    */
   revokeGrant(ownerId: string, clientKey: string, now: number): Promise<number>;
-  /** Records last use for many tokens at once (written in batches, off the hot path). */
+  /**
+   * Records last use for many tokens at once (written in batches, off the hot path).
+   * Called by: provider flushLastUse (batched last-use times).
+   */
   touch(lastUsed: ReadonlyMap<string, number>): Promise<void>;
+  /** Called by: no provider step (metrics and tools). */
   count(): Promise<number>;
-}
-
-/** What makes a nonce unique (§3.3): timestamp, client, token and the nonce itself. */
-export interface NonceKey {
-  readonly clientKey: string;
-  /** '' when the request carries no token. */
-  readonly token: string;
-  readonly timestamp: number;
-  readonly nonce: string;
 }
 
 export interface NonceStore {
@@ -295,80 +210,62 @@ export interface NonceStore {
    * timestamp windows, or a restart with another window, find the same entry. The entry
    * lives at least until `expiresAt` (seconds), after which the timestamp window refuses
    * the request anyway.
+   * Called by: the verification step that checks the nonce (verify-request.ts, §3.3).
    */
   remember(key: NonceKey, expiresAt: number): Promise<boolean>;
-  /** Deletes entries that expired before `now` (seconds); returns how many. */
+  /**
+   * Deletes entries that expired before `now` (seconds); returns how many.
+   * Called by: provider maintain (periodic upkeep).
+   */
   purgeExpired(now: number): Promise<number>;
-  /** Live entries, for metrics and the bounded-size check. */
+  /**
+   * Live entries, for metrics and the bounded-size check.
+   * Called by: provider nonceCount (metrics).
+   */
   size(): Promise<number>;
 }
 
-/** A signed-in owner's browser session (web pages). */
-export interface Session {
-  readonly id: string;
-  readonly ownerId: string;
-  readonly createdAt: number;
-  readonly expiresAt: number;
-}
-
 export interface SessionStore {
+  /** Called by: provider/sessions.ts start (sign-in). */
   create(session: Session): Promise<void>;
-  /** Returns the session if it exists and has not expired at `now`. */
+  /**
+   * Returns the session if it exists and has not expired at `now`.
+   * Called by: provider/sessions.ts resume (every page request).
+   */
   find(id: string, now: number): Promise<Session | undefined>;
+  /** Called by: provider/sessions.ts end (sign-out). */
   remove(id: string): Promise<boolean>;
+  /** Called by: provider/owners.ts setPassword. */
   removeForOwner(ownerId: string): Promise<number>;
+  /** Called by: provider maintain (periodic upkeep). */
   purgeExpired(now: number): Promise<number>;
 }
 
-export type LoginChallengeState = 'pending' | 'accepted' | 'rejected' | 'used';
-
-/**
- * A sign-in handed to another party (an OpenID Connect provider, the team's login app) and
- * waited for. Only SHA-256 digests of the challenge, the browser-binding cookie and the login
- * verifier are kept, so a leaked row cannot be replayed. One-time: every transition out of
- * `pending` or `accepted` is atomic and conditional on the state and the expiry.
- */
-export interface LoginChallenge {
-  /** Digest of the challenge (the OpenID Connect `state`, or the `login_challenge`). */
-  readonly id: string;
-  readonly kind: 'oidc' | 'delegated';
-  /** Digest of the browser-binding cookie of the browser that started it. */
-  readonly browser: string;
-  /** The base URL that browser used, to send it back to. */
-  readonly origin: string;
-  /** The local path to return to once signed in. */
-  readonly next: string;
-  /** The authorization request (temporary credential) it is bound to, if any. */
-  readonly oauthToken: string | null;
-  /** Kind-specific data the callback needs (the OIDC nonce and PKCE verifier), JSON text. */
-  readonly data: string;
-  readonly state: LoginChallengeState;
-  /** Digest of the login verifier handed out on accept. */
-  readonly verifier: string | null;
-  /** Who the login app said it is, set on accept. */
-  readonly subject: string | null;
-  readonly name: string | null;
-  readonly createdAt: number;
-  readonly expiresAt: number;
-}
-
-export type NewLoginChallenge = Omit<LoginChallenge, 'state' | 'verifier' | 'subject' | 'name'>;
-
 export interface LoginChallengeStore {
+  /** Called by: provider/logins.ts begin. */
   create(challenge: NewLoginChallenge): Promise<void>;
+  /** Called by: provider/logins.ts, to say why a challenge was refused. */
   find(id: string): Promise<LoginChallenge | undefined>;
+  /** Called by: provider/logins.ts complete (an accepted challenge, by its login verifier). */
   findByVerifier(verifier: string): Promise<LoginChallenge | undefined>;
-  /** pending and unexpired at `now` → accepted with the outcome, atomically; else undefined. */
+  /**
+   * pending and unexpired at `now` → accepted with the outcome, atomically; else undefined.
+   * Called by: provider/logins.ts accept (login app).
+   */
   accept(
     id: string,
     outcome: { readonly verifier: string; readonly subject: string; readonly name: string },
     now: number,
   ): Promise<LoginChallenge | undefined>;
-  /** pending and unexpired → rejected, atomically; returns it, else undefined. */
+  /**
+   * pending and unexpired → rejected, atomically; returns it, else undefined.
+   * Called by: provider/logins.ts reject (login app).
+   */
   reject(id: string, now: number): Promise<LoginChallenge | undefined>;
   /**
    * The browser came back: `pending` (looked up by id) or `accepted` (by verifier), of this
    * browser, unexpired → used, atomically. Returns it, else undefined (nothing changes).
+   * Called by: provider/logins.ts complete and resume (the browser comes back).
    */
   consume(
     from:
@@ -380,14 +277,21 @@ export interface LoginChallengeStore {
     browser: string,
     now: number,
   ): Promise<LoginChallenge | undefined>;
-  /** Deletes every challenge that expired before `now`; returns how many. */
+  /**
+   * Deletes every challenge that expired before `now`; returns how many.
+   * Called by: provider maintain (periodic upkeep).
+   */
   purgeExpired(now: number): Promise<number>;
 }
 
 /** Counters for login throttling: hits within a window per key (account or address). */
 export interface AttemptStore {
-  /** Adds one hit for `key` and returns the hits within the window ending at `now`. */
+  /**
+   * Adds one hit for `key` and returns the hits within the window ending at `now`.
+   * Called by: provider/sign-in-throttle.ts allow (password sign-in).
+   */
   hit(key: string, now: number, windowMs: number): Promise<number>;
+  /** Called by: provider/sign-in-throttle.ts clear (a successful sign-in). */
   reset(key: string): Promise<void>;
 }
 
@@ -416,14 +320,21 @@ export interface TransferStore {
    * before tokens, in one transaction: every row of the batch is written, or none. Creating a
    * row whose key exists fails the batch with StoreConflictError (someone wrote it meanwhile).
    * Resolves with what `plan` returned.
+   * Called by: provider/transfer/import.ts (`latchkey import`).
    */
   writeBatch<T>(
     keys: { readonly clients: readonly string[]; readonly tokens: readonly string[] },
     plan: (existing: ExistingRows) => { readonly writes: TransferWrites; readonly result: T },
   ): Promise<T>;
-  /** Up to `limit` clients in key order, after the key `after` (from the start when undefined). */
+  /**
+   * Up to `limit` clients in key order, after the key `after` (from the start when undefined).
+   * Called by: provider/transfer/export.ts (`latchkey export`).
+   */
   clientsAfter(after: string | undefined, limit: number): Promise<Client[]>;
-  /** Up to `limit` token credentials in token order, after `after`. */
+  /**
+   * Up to `limit` token credentials in token order, after `after`.
+   * Called by: provider/transfer/export.ts (`latchkey export`).
+   */
   tokensAfter(after: string | undefined, limit: number): Promise<TokenCredential[]>;
 }
 
@@ -438,6 +349,7 @@ export interface RateCounterStore {
    * Counts `hits` (default 1) on `key`, atomically: the hits in its current window (these
    * included) and the milliseconds until that window ends. The first hit starts a window of
    * `windowMs`.
+   * Called by: provider/rate-limits.ts (per-client request and failure limits).
    */
   incr(
     key: string,
@@ -509,8 +421,12 @@ export interface Store {
   readonly loginChallenges: LoginChallengeStore;
   readonly secrets: SealedSecretStore;
   readonly audit: AuditStore;
-  /** True when the backing services answer (for /readyz). */
+  /**
+   * True when the backing services answer (for /readyz).
+   * Called by: provider ping (/readyz).
+   */
   ping(): Promise<boolean>;
+  /** Called by: the owner of the store (the CLI through provider close, embedders). */
   close(): Promise<void>;
 }
 

@@ -4,7 +4,7 @@
  * adds the portal's own (at least one method, an RSA key for RSA methods).
  */
 import type { ClientRegistration } from '../provider/index.ts';
-import type { Client, ClientChanges } from '../store/types.ts';
+import type { Client, ClientChanges } from '../provider/index.ts';
 import { InputError } from '../provider/index.ts';
 import { field, fields } from './form.ts';
 

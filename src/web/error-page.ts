@@ -6,7 +6,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isOAuthError } from '../protocol/index.ts';
 import { LoginRefusedError, NotFoundError } from '../provider/index.ts';
 import type { LoginRefusal } from '../provider/index.ts';
-import { StoreUnavailableError } from '../store/types.ts';
+import { StoreUnavailableError } from '../provider/index.ts';
 import { IdentityProviderError } from './identity/oidc.ts';
 import type { IdentityProviderFailure } from './identity/oidc.ts';
 import type { Render } from './render.ts';

@@ -36,7 +36,6 @@ import { homeRoutes } from './routes/home.ts';
 import { externalSignInRoutes } from './routes/sign-in-external.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { createSessions, csrfUserInfo } from './sessions.ts';
-import { createAccountThrottle } from './throttle.ts';
 
 export type { WebOptions } from './options.ts';
 export { IdentityProviderError } from './identity/oidc.ts';
@@ -84,7 +83,7 @@ export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions
     render,
     errors,
     sessions,
-    throttle: createAccountThrottle(options.provider, options.signIn),
+    throttle: options.provider.signIns,
     external,
   };
 

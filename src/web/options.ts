@@ -4,22 +4,13 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { defaultPaths } from '../http/options.ts';
-import type { IdentityOptions, Provider } from '../provider/index.ts';
+import type { IdentityOptions, Provider, SignInLimits } from '../provider/index.ts';
 
 export interface WebPaths {
   readonly requestToken?: string | undefined;
   readonly authorize?: string | undefined;
   readonly accessToken?: string | undefined;
   readonly invalidateToken?: string | undefined;
-}
-
-/** Sign-in throttling: the sign-in form resists password guessing. */
-export interface SignInLimits {
-  /** Sign-in attempts for one account within the window before it is paused. */
-  readonly perAccount: number;
-  /** Sign-in posts from one address within the window. */
-  readonly perAddress: number;
-  readonly windowSeconds: number;
 }
 
 export interface WebOptions {
@@ -29,7 +20,6 @@ export interface WebOptions {
   readonly secureCookies?: boolean | undefined;
   /** Keys the CSRF tokens; random per start when absent (open forms then fail after a restart). */
   readonly sessionSecret?: string | undefined;
-  readonly signIn?: Partial<SignInLimits> | undefined;
   /** How long a sign-in lasts, in seconds (default 12 hours). */
   readonly sessionLifetimeSeconds?: number | undefined;
   /** The public base URL for a request (honours publicUrl and a trusted proxy); from the app. */
@@ -59,12 +49,6 @@ export interface ResolvedWebOptions {
   readonly identity: IdentityOptions;
 }
 
-export const defaultSignInLimits: SignInLimits = {
-  perAccount: 5,
-  perAddress: 30,
-  windowSeconds: 900,
-};
-
 export function resolveWebOptions(options: WebOptions): ResolvedWebOptions {
   return {
     provider: options.provider,
@@ -76,7 +60,7 @@ export function resolveWebOptions(options: WebOptions): ResolvedWebOptions {
     },
     secureCookies: options.secureCookies ?? false,
     sessionSecret: options.sessionSecret,
-    signIn: { ...defaultSignInLimits, ...options.signIn },
+    signIn: options.provider.policy.signIn,
     sessionLifetimeSeconds: options.sessionLifetimeSeconds ?? 12 * 3600,
     baseUrlOf: options.baseUrlOf ?? ((request) => `${request.protocol}://${request.host}`),
     identity: options.identity ?? { source: 'local' },

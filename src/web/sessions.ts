@@ -4,7 +4,7 @@
  * before sign-in never gains rights).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Owner } from '../store/types.ts';
+import type { Owner } from '../provider/index.ts';
 import { cookieName } from '../http/cookie-names.ts';
 import type { ResolvedWebOptions } from './options.ts';
 export interface SignedIn {

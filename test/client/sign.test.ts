@@ -140,3 +140,72 @@ describe('RFC 5849 §3.5.3 the SDK sends protocol parameters in the query', () =
     assert.equal(signed.headers['Authorization'], undefined);
   });
 });
+
+describe('Request Body Hash extension: signRequest({ bodyHash: true })', () => {
+  const hashOf = (signed: ReturnType<typeof signRequest>) =>
+    new Map(parseAuthorizationHeader(signed.headers['Authorization']!)!.parameters).get(
+      'oauth_body_hash',
+    );
+
+  it('signs the base64 digest of the body, with the digest of the method', () => {
+    const body = 'Hello World!';
+    const headers = { 'Content-Type': 'text/plain' };
+    const sha1 = signRequest({
+      ...base,
+      method: 'POST',
+      url: 'http://h.example/',
+      headers,
+      body,
+      bodyHash: true,
+    });
+    assert.equal(hashOf(sha1), 'Lve95gjOVATpfV8EL5X4nxwjKHE=');
+    assert.match(sha1.baseString, /oauth_body_hash%3DLve95gjOVATpfV8EL5X4nxwjKHE%253D/);
+    const sha256 = signRequest({
+      ...base,
+      method: 'POST',
+      url: 'http://h.example/',
+      headers,
+      body,
+      bodyHash: true,
+      signatureMethod: 'HMAC-SHA256',
+    });
+    assert.equal(hashOf(sha256)?.length, 44);
+  });
+
+  it('hashes an absent body as the empty string', () => {
+    const signed = signRequest({
+      ...base,
+      method: 'GET',
+      url: 'http://h.example/',
+      bodyHash: true,
+    });
+    assert.equal(hashOf(signed), '2jmj7l5rSw0yVb/vlWAYkK/YBwk=');
+  });
+
+  it('refuses a form body (its parameters are signed already) and PLAINTEXT (it signs none)', () => {
+    assert.throws(
+      () =>
+        signRequest({
+          ...base,
+          method: 'POST',
+          url: 'http://h.example/',
+          body: new URLSearchParams([['a', '1']]),
+          bodyHash: true,
+        }),
+      TypeError,
+    );
+    assert.throws(
+      () =>
+        signRequest({
+          ...base,
+          method: 'POST',
+          url: 'http://h.example/',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{}',
+          bodyHash: true,
+          signatureMethod: 'PLAINTEXT',
+        }),
+      TypeError,
+    );
+  });
+});

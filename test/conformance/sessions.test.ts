@@ -195,6 +195,19 @@ describe('session extension: the rules of a renewal', () => {
     assertOk(await world.me(method, transmission, winner));
   });
 
+  it('refuses oauth_session_handle on a protected resource request (400 parameter_rejected)', async () => {
+    const { session } = await begin(method, transmission);
+    const answer = await world.call({
+      signatureMethod: method,
+      transmission,
+      path: PATHS.me,
+      token: session,
+      protocolParameters: { oauth_session_handle: session.handle },
+    });
+    assertProblem(answer, 400, 'parameter_rejected');
+    assert.equal(answer.fields['oauth_parameters_rejected'], 'oauth_session_handle');
+  });
+
   it('needs the token: a renewal signed without it is 400 parameter_absent', async () => {
     const answer = await world.call({
       signatureMethod: method,

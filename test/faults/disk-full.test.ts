@@ -1,6 +1,7 @@
 // The data directory's disk full under `latchkey serve` (SQLite store): a small tmpfs the test
-// mounts, filled to the last byte by a file of the test's. Writes answer 503 with Retry-After
-// and an oauth_problem, and change nothing; what only reads (the consent page of a pending
+// mounts, filled to the last byte by a file of the test's. A write that still fits in the WAL's
+// pages is answered and stored; one that needs new disk answers 503 with Retry-After and an
+// oauth_problem, and changes nothing; what only reads (the consent page of a pending
 // authorization, the nonce check of a replay) keeps answering; once the file is deleted the
 // server writes again without a restart; the database passes PRAGMA integrity_check and holds
 // every credential issued before. Needs root (mount); skipped with the reason otherwise, and
@@ -17,6 +18,7 @@ import { signRequest } from '../../src/client/index.ts';
 import type { ClientCredentials, TokenCredentials } from '../../src/client/index.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
+import { startCheckpointer } from '../../src/store/sqlite/checkpointer.ts';
 import { baseEnv, bin } from '../cli/run-cli.ts';
 import { requirement } from '../support/requirements.ts';
 import { eventually, within } from '../stores/support-faults.ts';
@@ -77,6 +79,17 @@ describe('latchkey serve with its data directory full', { skip }, () => {
   let usedBefore: ReturnType<typeof signRequest>;
   let sent = 0;
   const whileFull: Record<string, readonly [number, string | null, string | null]> = {};
+  /** Signed requests answered 200 while the disk was full: their nonces must be stored. */
+  const acceptedWhileFull: ReturnType<typeof signRequest>[] = [];
+
+  /** Sends until an answer is not a 200 (at most a few thousand); returns that answer. */
+  async function untilRefused(attempt: () => ReturnType<typeof send>) {
+    for (let i = 0; i < 5000; i++) {
+      const answer = await attempt();
+      if (answer[0] !== 200) return answer;
+    }
+    throw new Error('every write was answered 200 on a full disk');
+  }
 
   function me(nonce = `fresh-${++sent}`) {
     return signRequest({ method: 'GET', url: `${url}/api/me`, client, token, nonce });
@@ -142,8 +155,15 @@ describe('latchkey serve with its data directory full', { skip }, () => {
     pending = new URLSearchParams(await answer.text()).get('oauth_token') ?? '';
 
     fill(filler);
-    whileFull['temporary'] = await send(temporary(), 'POST');
-    whileFull['resource'] = await send(me());
+    // A write may still fit in the WAL's existing pages (answered 200: stored); the writes go
+    // on until one needs a new page of disk.
+    whileFull['temporary'] = await untilRefused(() => send(temporary(), 'POST'));
+    whileFull['resource'] = await untilRefused(async () => {
+      const request = me();
+      const answer = await send(request);
+      if (answer[0] === 200) acceptedWhileFull.push(request);
+      return answer;
+    });
     whileFull['replay'] = await send(usedBefore);
     const page = await fetch(`${url}/oauth/authorize?oauth_token=${pending}`, {
       redirect: 'manual',
@@ -185,6 +205,9 @@ describe('latchkey serve with its data directory full', { skip }, () => {
     });
     assert.deepEqual(await send(me()), [200, null, null]);
     assert.deepEqual(await send(usedBefore), [401, null, 'nonce_used']);
+    for (const request of acceptedWhileFull) {
+      assert.deepEqual(await send(request), [401, null, 'nonce_used']);
+    }
   });
 
   it('leaves a database that passes integrity_check, with its credentials', async () => {
@@ -208,6 +231,45 @@ describe('latchkey serve with its data directory full', { skip }, () => {
       assert.equal((await store.tokenCredentials.find(token.token))?.clientKey, client.key);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('the checkpoint worker on a full disk', { skip }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'latchkey-checkpoint-full-'));
+  after(() => {
+    unmount(dir);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reports the checkpoint it cannot write, instead of failing in silence', async () => {
+    const problem = mountTmpfs(dir, '4m');
+    if (problem !== undefined) throw new Error(problem);
+    const path = join(dir, 'latchkey.db');
+    // Pages in the WAL that a checkpoint must copy into a database file that has to grow.
+    const db = new DatabaseSync(path);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA wal_autocheckpoint = 0');
+    db.exec('CREATE TABLE filler (bytes BLOB)');
+    const insert = db.prepare('INSERT INTO filler VALUES (randomblob(4000))');
+    db.exec('BEGIN');
+    for (let i = 0; i < 200; i++) insert.run();
+    db.exec('COMMIT');
+    fill(join(dir, 'filler'));
+    let reported: (error: Error) => void = () => undefined;
+    const failure = new Promise<Error>((resolve) => (reported = resolve));
+    const checkpointer = startCheckpointer({
+      path,
+      intervalMs: 10,
+      busyTimeoutMs: 100,
+      onError: reported,
+    });
+    try {
+      const error = await within(HANG_MS, failure);
+      assert.match(error.message, /^SQLite checkpoint of .+ failed: database or disk is full$/);
+    } finally {
+      await checkpointer.stop();
+      db.close();
     }
   });
 });

@@ -105,6 +105,9 @@ describe('Gateway rules match one normalized path, and the upstream receives tha
     '/public/.%2E/admin/x',
     '/public/%2e/x',
     '/public/x%00',
+    '/admin;x/y',
+    '/public;x/../admin/y',
+    '/admin%3Bx/y',
   ]) {
     it(`refuses the ambiguous path ${path} with 400 parameter_rejected, forwarding nothing`, async () => {
       const before = upstream.received.length;

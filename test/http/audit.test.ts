@@ -27,8 +27,10 @@ function recorded(provider: Provider, name: string): Promise<void> {
 function describeAuditTrail(label: string, makeStore: () => Promise<Store>, skip?: string | false) {
   describe(`Audit trail over HTTP (${label})`, { skip }, () => {
     let world: WebWorld;
+    let store: Store;
     before(async () => {
-      world = await startWeb({ store: await makeStore() });
+      store = await makeStore();
+      world = await startWeb({ store });
       await world.owner('alice');
     });
     after(() => world?.close());
@@ -96,7 +98,6 @@ function describeAuditTrail(label: string, makeStore: () => Promise<Store>, skip
     });
 
     it('forgets events past the retention (the maintenance purge)', async () => {
-      const store = world.provider.store;
       await store.audit.append({
         at: 1000,
         event: 'client.deleted',

@@ -31,6 +31,8 @@ describe('RFC 3986 §6.2.2 the gateway path normalization', () => {
     '/a%5cb',
     '/a\\b',
     '/a%00',
+    '/a;jsessionid=1/b',
+    '/a%3bb',
     '/%2e%2e/a',
     '/a/%2E',
     '/a/.%2e/b',

@@ -28,7 +28,7 @@ describe('health probes', () => {
   it('answers GET /readyz with 503 and Retry-After when the store does not answer', async () => {
     const world = await startWorld();
     try {
-      await world.provider.store.close();
+      await world.store.close();
       const response = await world.app.inject({ method: 'GET', url: '/readyz' });
       assert.deepEqual([response.statusCode, response.headers['retry-after']], [503, '5']);
     } finally {
@@ -39,7 +39,7 @@ describe('health probes', () => {
   it('keeps GET /healthz at 200 when the store does not answer', async () => {
     const world = await startWorld();
     try {
-      await world.provider.store.close();
+      await world.store.close();
       const response = await world.app.inject({ method: 'GET', url: '/healthz' });
       assert.equal(response.statusCode, 200);
     } finally {

@@ -34,6 +34,7 @@ export async function startWorld(options: OpsWorldOptions = {}): Promise<WebWorl
   return {
     app,
     provider,
+    store,
     owner: (username = `owner${++owners}`) => provider.owners.create(username, PASSWORD),
     client: (registration = {}) =>
       provider.clients.register({

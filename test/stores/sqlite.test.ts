@@ -1,5 +1,5 @@
 // The SQLite adapter: the shared store contract against a fresh temporary file, plus what only
-// the embedded store promises (ARCHITECTURE.md "State and scale"): WAL, versioned migrations,
+// the embedded store promises (docs/architecture.md "State and scale"): WAL, versioned migrations,
 // and every acknowledged write kept across close, reopen and `kill -9`.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import type { BuildOptions } from '../../src/http/app.ts';
 import { createProvider } from '../../src/provider/index.ts';
-import type { Policy, Provider } from '../../src/provider/index.ts';
+import type { PolicyOverrides, Provider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/index.ts';
 import type { Keyring } from '../../src/store/sealing.ts';
@@ -19,7 +19,7 @@ import type { Keyring } from '../../src/store/sealing.ts';
 export interface TestServerOptions {
   /** The database file; a fresh temporary one when absent. */
   readonly path?: string | undefined;
-  readonly policy?: Partial<Policy> | undefined;
+  readonly policy?: PolicyOverrides | undefined;
   /** The provider's clock (milliseconds), for expiry tests without waiting. */
   readonly now?: (() => number) | undefined;
   /** The provider's monotonic clock (see ProviderOptions.monotonicNow). */

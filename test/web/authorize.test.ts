@@ -163,7 +163,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
         fetch: injectFetch(world.app),
       }),
     );
-    const token = await world.provider.store.tokenCredentials.find(issued.token);
+    const token = await world.store.tokenCredentials.find(issued.token);
     assert.ok(token !== undefined, 'the token credential was issued');
     assert.equal(token.expiresAt, token.issuedAt + 3600 * 1000);
   });
@@ -179,10 +179,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
       page,
     );
     assert.equal(reply.statusCode, 400);
-    assert.equal(
-      (await world.provider.store.temporaryCredentials.find(temporary.token))?.state,
-      'issued',
-    );
+    assert.equal((await world.store.temporaryCredentials.find(temporary.token))?.state, 'issued');
   });
 
   it('for oob, Allow shows the verifier and tells the owner to give it to the app', async () => {
@@ -196,7 +193,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
       page,
     );
     assert.equal(reply.statusCode, 200);
-    const stored = await world.provider.store.temporaryCredentials.find(temporary.token);
+    const stored = await world.store.temporaryCredentials.find(temporary.token);
     assert.match(text(reply.body), /Give this code to Photo Printer/);
     // The store keeps the verifier's digest only: the code shown is the one it digests.
     const shown = /<output class="verifier-code"[^>]*>([^<]+)<\/output>/.exec(reply.body)?.[1];
@@ -259,10 +256,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
     });
     assert.equal(reply.statusCode, 403);
     assert.match(text(reply.body), /This form can’t be accepted/);
-    assert.equal(
-      (await world.provider.store.temporaryCredentials.find(temporary.token))?.state,
-      'issued',
-    );
+    assert.equal((await world.store.temporaryCredentials.find(temporary.token))?.state, 'issued');
   });
 });
 

@@ -238,7 +238,7 @@ describe('Embedders: approving for a subject of their own user base', () => {
       source: 'delegated',
       subject: 'customer-42',
     });
-    const stored = await world.provider.store.temporaryCredentials.find(temporary.token);
+    const stored = await world.store.temporaryCredentials.find(temporary.token);
     assert.equal(stored?.ownerId, owner?.id);
   });
 

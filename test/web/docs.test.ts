@@ -103,7 +103,7 @@ describe('The documentation page (RFC 5849 §2 "the server must advertise three 
       key: c.clientKey,
       secret: c.clientSecret,
     });
-    await world.provider.store.temporaryCredentials.create({
+    await world.store.temporaryCredentials.create({
       token: c.temporaryToken,
       secret: c.temporarySecret,
       clientKey: c.clientKey,
@@ -112,7 +112,7 @@ describe('The documentation page (RFC 5849 §2 "the server must advertise three 
       createdAt: at,
       expiresAt: at + 600_000,
     });
-    await world.provider.store.temporaryCredentials.authorize(
+    await world.store.temporaryCredentials.authorize(
       c.temporaryToken,
       {
         ownerId: owner.id,

@@ -62,7 +62,7 @@ describe('Sign-in through an OpenID Connect provider that misbehaves', () => {
       assert.match(text(page.body), /The sign-in service is not answering properly/);
       assert.match(text(page.body), /Nothing was approved/);
       assert.equal(browser.cookies.has('latchkey_login'), false, 'no sign-in was started');
-      const stored = await world.provider.store.temporaryCredentials.find(temporary.token);
+      const stored = await world.store.temporaryCredentials.find(temporary.token);
       assert.equal(stored?.state, 'issued');
     });
   }

@@ -49,9 +49,9 @@ describe('Sign-in and sessions (sessions rotate on sign-in and sign-out)', () =>
     const value = signed.slice(0, signed.lastIndexOf('.'));
     assert.equal(Buffer.from(value, 'base64url').length, 32);
     const now = Date.now();
-    assert.equal(await world.provider.store.sessions.find(value, now), undefined);
+    assert.equal(await world.store.sessions.find(value, now), undefined);
     const digest = createHash('sha256').update(value).digest('base64url');
-    const session = await world.provider.store.sessions.find(digest, now);
+    const session = await world.store.sessions.find(digest, now);
     assert.equal(session?.ownerId, (await world.provider.owners.get('alice')).id);
   });
 

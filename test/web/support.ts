@@ -17,9 +17,9 @@ import type { ClientCredentials, TokenCredentials } from '../../src/client/index
 import { buildApp } from '../../src/http/app.ts';
 import type { PagesContext } from '../../src/http/app.ts';
 import { createProvider } from '../../src/provider/index.ts';
-import type { ClientRegistration, Policy, Provider } from '../../src/provider/index.ts';
-import { createSqliteStore, type Store } from '../../src/store/index.ts';
-import type { Client, Owner } from '../../src/store/index.ts';
+import type { ClientRegistration, PolicyOverrides, Provider } from '../../src/provider/index.ts';
+import { createSqliteStore } from '../../src/store/index.ts';
+import type { Client, Owner, Store } from '../../src/store/index.ts';
 import { webPlugin } from '../../src/web/index.ts';
 import type { WebOptions } from '../../src/web/index.ts';
 
@@ -27,7 +27,7 @@ export const BASE = 'http://127.0.0.1';
 export const PASSWORD = 'correct horse battery';
 
 export interface WebWorldOptions {
-  readonly policy?: Partial<Policy> | undefined;
+  readonly policy?: PolicyOverrides | undefined;
   readonly now?: (() => number) | undefined;
   /** Web options beyond what the app passes (sign-in limits, secure cookies). */
   readonly web?: Partial<Omit<WebOptions, 'provider'>> | undefined;
@@ -38,6 +38,8 @@ export interface WebWorldOptions {
 export interface WebWorld {
   readonly app: FastifyInstance;
   readonly provider: Provider;
+  /** The store under the provider, for checks of what was stored. */
+  readonly store: Store;
   owner(username?: string): Promise<Owner>;
   client(registration?: Partial<ClientRegistration>): Promise<Client>;
   /** Temporary credentials from the real endpoint, signed by the client SDK. */
@@ -77,6 +79,7 @@ export async function startWeb(options: WebWorldOptions = {}): Promise<WebWorld>
   return {
     app,
     provider,
+    store,
     owner: (username = `owner${++owners}`) => provider.owners.create(username, PASSWORD),
     async client(registration = {}) {
       const client = await provider.clients.register({

@@ -81,14 +81,7 @@ export function registerServe(program: Command): void {
       // Before the store opens: a new key file is made here, and said so below.
       const keys = chooseKeys(config);
       const provider = await openProvider(config);
-      // The store is closed even when the provider's last writes fail.
-      const closeAll = async () => {
-        try {
-          await provider.close();
-        } finally {
-          await provider.store.close();
-        }
-      };
+      const closeAll = () => provider.close();
       let app: FastifyInstance;
       let advertise: typeof Advertise;
       try {
@@ -138,7 +131,7 @@ export function registerServe(program: Command): void {
       if (level === 'warn') note(`Warning: ${message}.`);
       // Secrets in clear or under an older key are sealed under the current one, in the
       // background, a batch at a time (src/store/types.ts SealedSecretStore).
-      provider.store.secrets
+      provider.secrets
         .reseal()
         .then((resealed) => {
           if (resealed > 0) {

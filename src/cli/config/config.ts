@@ -25,6 +25,11 @@ import {
   urlPath,
 } from './config-values.ts';
 import type { Setting } from './config-values.ts';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDENTITY_HEADERS,
+  DEFAULT_RESPONSE_TIMEOUT_MS,
+} from '../../http/gateway-defaults.ts';
 import { parseGatewayRules } from '../../http/gateway-rules.ts';
 import { DEFAULT_BODY_LIMIT, defaultPaths } from '../../http/options.ts';
 import { defaultPolicy } from '../../provider/policy.ts';
@@ -336,6 +341,38 @@ export const settings = {
     parse: integer(1024, 64 * 1024 * 1024),
   },
   /**
+   * Password sign-in attempts for one account from one address within `signIn.windowSeconds`
+   * before that account is paused from that address only (the owner elsewhere still signs
+   * in). The pause backs off: twice as many attempts per four windows, four times as many per
+   * sixteen. A success clears the count.
+   */
+  'signIn.perAccountAddress': {
+    env: 'LATCHKEY_SIGNIN_PER_ACCOUNT_ADDRESS',
+    flag: '--signin-per-account-address <count>',
+    summary: 'sign-in attempts per account and address per window',
+    default: defaultPolicy.signIn.perAccountAddress,
+    parse: integer(1, 1000),
+  },
+  /**
+   * Sign-in posts from one address within `signIn.windowSeconds`, all accounts together
+   * (429 above it). Set for the largest office or campus that shares one public address.
+   */
+  'signIn.perAddress': {
+    env: 'LATCHKEY_SIGNIN_PER_ADDRESS',
+    flag: '--signin-per-address <count>',
+    summary: 'sign-in posts per address per window',
+    default: defaultPolicy.signIn.perAddress,
+    parse: integer(1, 1_000_000),
+  },
+  /** The sign-in throttling window, in seconds. */
+  'signIn.windowSeconds': {
+    env: 'LATCHKEY_SIGNIN_WINDOW',
+    flag: '--signin-window <seconds>',
+    summary: 'sign-in throttling window, seconds',
+    default: defaultPolicy.signIn.windowSeconds,
+    parse: integer(1, 86400),
+  },
+  /**
    * The longest `latchkey serve` takes to stop after SIGTERM or SIGINT, in milliseconds. It
    * stops accepting connections, finishes the requests in flight and closes the store; if
    * that fails, or is not done within this bound (a store that does not answer), it exits
@@ -545,7 +582,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_CLIENT_HEADER',
     flag: undefined,
     summary: 'gateway: header carrying the client key',
-    default: 'X-OAuth-Client',
+    default: DEFAULT_IDENTITY_HEADERS.client,
     parse: headerName,
   },
   /**
@@ -556,7 +593,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_OWNER_HEADER',
     flag: undefined,
     summary: 'gateway: header carrying the owner subject',
-    default: 'X-OAuth-Owner',
+    default: DEFAULT_IDENTITY_HEADERS.owner,
     parse: headerName,
   },
   /** The header carrying the owner's display name, percent-encoded UTF-8 (`decodeURIComponent`). */
@@ -564,7 +601,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_OWNER_NAME_HEADER',
     flag: undefined,
     summary: 'gateway: header carrying the owner display name',
-    default: 'X-OAuth-Owner-Name',
+    default: DEFAULT_IDENTITY_HEADERS.ownerName,
     parse: headerName,
   },
   /** The header that tells the upstream the token's scope (space-separated). */
@@ -572,7 +609,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_SCOPE_HEADER',
     flag: undefined,
     summary: 'gateway: header carrying the scope',
-    default: 'X-OAuth-Scope',
+    default: DEFAULT_IDENTITY_HEADERS.scope,
     parse: headerName,
   },
   /** Give up connecting to the upstream after this many milliseconds (504). */
@@ -580,7 +617,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_CONNECT_TIMEOUT_MS',
     flag: undefined,
     summary: 'gateway: connect timeout, ms',
-    default: 5000,
+    default: DEFAULT_CONNECT_TIMEOUT_MS,
     parse: integer(1, 600_000),
   },
   /** Give up waiting for the upstream's answer after this many milliseconds (504). */
@@ -588,7 +625,7 @@ export const settings = {
     env: 'LATCHKEY_GATEWAY_RESPONSE_TIMEOUT_MS',
     flag: undefined,
     summary: 'gateway: response timeout, ms',
-    default: 30000,
+    default: DEFAULT_RESPONSE_TIMEOUT_MS,
     parse: integer(1, 3_600_000),
   },
 } as const satisfies Record<string, Setting<unknown>>;

@@ -13,7 +13,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InputError, LoginRefusedError } from '../../provider/index.ts';
 import type { LoginRefusal, Provider } from '../../provider/index.ts';
-import { StoreUnavailableError } from '../../store/types.ts';
+import { StoreUnavailableError } from '../../provider/index.ts';
 import { ADMIN, bare, TAGS } from '../route-schemas.ts';
 
 export interface LoginAdminOptions {

@@ -6,7 +6,10 @@
  * logged only at debug level since they are polled every few seconds.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../../store/types.ts';
+/** What /readyz asks: whether the store's backing services answer. */
+export interface Pingable {
+  ping(): Promise<boolean>;
+}
 import { TAGS } from '../route-schemas.ts';
 
 const status = (value: string, description: string) => ({
@@ -48,7 +51,7 @@ export interface HealthOptions {
 }
 
 /** ping() with a bound of its own: a stalled backend makes /readyz 503, never a hang. */
-async function pingWithin(store: Store, ms: number): Promise<boolean> {
+async function pingWithin(store: Pingable, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
@@ -62,7 +65,7 @@ async function pingWithin(store: Store, ms: number): Promise<boolean> {
 
 export function registerHealthRoutes(
   app: FastifyInstance,
-  store: Store,
+  store: Pingable,
   options: HealthOptions = {},
 ): void {
   const timeoutMs = options.readyTimeoutMs ?? 3000;

@@ -26,7 +26,7 @@ const ALLOWED: ReadonlySet<string> = new Set([
   'oauth_body_hash', // the Request Body Hash extension, checked by check-body-hash.ts
   'oauth_callback',
   'oauth_verifier',
-  'oauth_session_handle', // the session extension's renewal (provider/session-renewal.ts)
+  'oauth_session_handle', // only in a renewal (session extension, provider/session-extension.ts)
 ]);
 const TIMESTAMP = /^[0-9]{1,10}$/;
 
@@ -61,7 +61,7 @@ export function checkProtocolParameters(
   }
   const p = collected.protocol;
   for (const name of p.keys()) {
-    if (!ALLOWED.has(name)) {
+    if (!ALLOWED.has(name) || (name === 'oauth_session_handle' && rules.kind !== 'renewal')) {
       throw new OAuthError('parameter_rejected', `"${printable(name)}" is not accepted here.`, {
         advice: { oauth_parameters_rejected: name },
       });

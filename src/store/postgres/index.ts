@@ -1,5 +1,5 @@
 /**
- * The shared store for several instances (ARCHITECTURE.md "State and scale"): PostgreSQL
+ * The shared store for several instances (docs/architecture.md "State and scale"): PostgreSQL
  * through a `pg` pool for everything, or, when a Redis client is given, Redis for the nonces
  * and login counters (the hot, short-lived state). Every wait is bounded (connect, statement,
  * client-side read), so an outage turns into StoreUnavailableError (503, fail closed) within

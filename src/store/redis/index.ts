@@ -1,5 +1,5 @@
 /**
- * The Redis pieces of the scaled-out store (ARCHITECTURE.md "State and scale"): nonces, login
+ * The Redis pieces of the scaled-out store (docs/architecture.md "State and scale"): nonces, login
  * throttling counters and the cache invalidation channel, shared by every instance.
  */
 export { createRedisAttemptStore, type RedisAttemptStoreOptions } from './attempts.ts';

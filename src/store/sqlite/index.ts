@@ -1,6 +1,6 @@
 /**
  * The embedded store: one SQLite file through node:sqlite, the default for a single machine
- * (ARCHITECTURE.md "State and scale"). WAL with synchronous=NORMAL keeps every committed
+ * (docs/architecture.md "State and scale"). WAL with synchronous=NORMAL keeps every committed
  * transaction across a `kill -9` of the process (the WAL is in the OS's hands at commit; only
  * a power loss can take the last ones), and lets the server and the CLI use the file at once.
  *

@@ -5,49 +5,11 @@
  * able to revoke").
  */
 import type { FastifyInstance } from 'fastify';
-import type { Client, TokenCredential } from '../../store/types.ts';
 import type { WebContext } from '../context.ts';
 import { field } from '../form.ts';
 import { formatTime, safeLink } from '../format.ts';
 import { signedInOrRedirect } from '../guard.ts';
-import { parseScope } from '../../provider/index.ts';
 import { html, page, seeOther } from '../../http/route-schemas.ts';
-import { usableUntil } from '../../provider/index.ts';
-
-interface Connection {
-  readonly client: Client;
-  readonly scope: string[];
-  readonly grantedAt: number;
-  readonly lastUsedAt: number | null;
-  readonly expiresAt: number | null;
-}
-
-/** One row per client: several live tokens of one client are one connection. */
-function connections(
-  tokens: readonly TokenCredential[],
-  now: number,
-): Map<string, Omit<Connection, 'client'>> {
-  const byClient = new Map<string, Omit<Connection, 'client'>>();
-  for (const token of tokens) {
-    // A token with a session (session extension) lasts, renewed, until the session ends.
-    const until = usableUntil(token);
-    if (token.revokedAt !== null || (until !== null && until <= now)) continue;
-    const seen = byClient.get(token.clientKey);
-    const latest = (a: number | null, b: number | null) =>
-      a === null ? b : b === null ? a : Math.max(a, b);
-    byClient.set(token.clientKey, {
-      scope: [...new Set([...(seen?.scope ?? []), ...parseScope(token.scope)])],
-      grantedAt: Math.min(seen?.grantedAt ?? token.issuedAt, token.issuedAt),
-      lastUsedAt: latest(seen?.lastUsedAt ?? null, token.lastUsedAt),
-      // A connection lasts as long as its longest-lived token; null means until revoked.
-      expiresAt:
-        seen !== undefined && (seen.expiresAt === null || until === null)
-          ? null
-          : latest(seen?.expiresAt ?? null, until),
-    });
-  }
-  return byClient;
-}
 
 const appsSchema = page('Connected apps', {
   200: html(
@@ -71,33 +33,18 @@ export async function connectedAppsRoutes(
   fastify.get('/account/apps', { schema: appsSchema }, async (request, reply) => {
     const signedIn = signedInOrRedirect(request, reply);
     if (signedIn === undefined) return reply;
-    await provider.flushLastUse(); // last-use times are batched; show the latest
-    const now = provider.now();
-    const rows = [];
-    for (const [key, connection] of connections(
-      await provider.tokens.list({ ownerId: signedIn.owner.id }),
-      now,
-    )) {
-      const client = await provider.store.clients.find(key);
-      if (client === undefined) continue;
-      rows.push({
-        client,
-        website: safeLink(client.website),
-        scope: connection.scope.map((name) => provider.policy.scopes[name] ?? name),
-        granted: formatTime(connection.grantedAt),
-        lastUsed:
-          connection.lastUsedAt === null ? 'Not used yet' : formatTime(connection.lastUsedAt),
-        expires:
-          connection.expiresAt === null ? 'Until you revoke it' : formatTime(connection.expiresAt),
-        grantedAt: connection.grantedAt,
-      });
-    }
-    rows.sort((a, b) => b.grantedAt - a.grantedAt);
+    const rows = (await provider.connections.list(signedIn.owner.id)).map((connection) => ({
+      client: connection.client,
+      website: safeLink(connection.client.website),
+      scope: connection.scope.map((name) => provider.policy.scopes[name] ?? name),
+      granted: formatTime(connection.grantedAt),
+      lastUsed: connection.lastUsedAt === null ? 'Not used yet' : formatTime(connection.lastUsedAt),
+      expires:
+        connection.expiresAt === null ? 'Until you revoke it' : formatTime(connection.expiresAt),
+    }));
     const revokedKey = field(request.query, 'revoked');
     const revoked =
-      revokedKey === ''
-        ? null
-        : ((await provider.store.clients.find(revokedKey))?.name ?? 'The app');
+      revokedKey === '' ? null : ((await provider.clients.find(revokedKey))?.name ?? 'The app');
     return render(request, reply, 'connected-apps', { title: 'Connected apps', rows, revoked });
   });
 
@@ -108,7 +55,7 @@ export async function connectedAppsRoutes(
       const signedIn = signedInOrRedirect(request, reply);
       if (signedIn === undefined) return reply;
       const clientKey = field(request.body, 'client_key');
-      await provider.tokens.revokeGrant(signedIn.owner.id, clientKey);
+      await provider.connections.revoke(signedIn.owner.id, clientKey);
       return reply.redirect(`/account/apps?revoked=${encodeURIComponent(clientKey)}`, 303);
     },
   );

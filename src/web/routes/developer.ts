@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InputError } from '../../provider/index.ts';
-import type { Client } from '../../store/types.ts';
+import type { Client } from '../../provider/index.ts';
 import type { WebContext } from '../context.ts';
 import {
   appFormOf,
@@ -96,8 +96,8 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
     const signedIn = signedInOrRedirect(request, reply);
     if (signedIn === undefined) return undefined;
     const key = field(request.params, 'key');
-    const client = await provider.clients.find(key);
-    if (client === undefined || client.developerId !== signedIn.owner.id) {
+    const client = await provider.clients.findOwnedBy(key, signedIn.owner.id);
+    if (client === undefined) {
       await errors.show(request, reply, notFoundProblem);
       return undefined;
     }

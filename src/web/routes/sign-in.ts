@@ -1,4 +1,4 @@
-/** Sign-in and sign-out: throttled per account and per address, sessions rotate. */
+/** Sign-in and sign-out: throttled per (account, address) and per address, sessions rotate. */
 import type { FastifyInstance } from 'fastify';
 import { field, safeNext } from '../form.ts';
 import type { WebContext } from '../context.ts';
@@ -91,16 +91,17 @@ export async function signInRoutes(fastify: FastifyInstance, web: WebContext): P
           400,
         );
       }
-      if (!(await throttle.allow(username))) {
-        const minutes = Math.round(options.signIn.windowSeconds / 60);
-        reply.header('retry-after', String(options.signIn.windowSeconds));
+      const verdict = await throttle.allow(username, request.ip);
+      if (!verdict.allowed) {
+        const minutes = Math.round(verdict.retryAfterSeconds / 60);
+        reply.header('retry-after', String(verdict.retryAfterSeconds));
         return showForm(
           request,
           reply,
           next,
           {
             username,
-            error: `Too many sign-in attempts for this account. To keep it safe, sign-in is paused: wait ${minutes} minutes, then try again.`,
+            error: `Too many sign-in attempts for this account from your address. To keep it safe, sign-in is paused here: wait ${minutes} minutes, then try again.`,
           },
           429,
         );
@@ -115,7 +116,7 @@ export async function signInRoutes(fastify: FastifyInstance, web: WebContext): P
           422,
         );
       }
-      await throttle.clear(username);
+      await throttle.clear(username, request.ip);
       await sessions.start(request, reply, owner);
       return reply.redirect(next, 303);
     },

@@ -1,0 +1,16 @@
+/** The gateway's defaults, read by the gateway and by the settings catalog. */
+import type { IdentityHeaderNames } from './gateway.ts';
+
+/** The headers that tell the upstream who is calling. */
+export const DEFAULT_IDENTITY_HEADERS: IdentityHeaderNames = {
+  client: 'X-OAuth-Client',
+  owner: 'X-OAuth-Owner',
+  ownerName: 'X-OAuth-Owner-Name',
+  scope: 'X-OAuth-Scope',
+};
+
+/** Give up connecting to the upstream after this long (504). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+
+/** Give up waiting for the upstream's answer after this long (504). */
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
