@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { workspace } from './run-cli.ts';
@@ -62,6 +63,27 @@ describe('latchkey keys', () => {
     assert.equal((JSON.parse(shown) as { key: string }).key, added.key);
     const listed = JSON.parse(await space.ok(['keys', 'status', '--json'])) as Status;
     assert.deepEqual(listed.rows, { [rotated.current]: 1 });
+  });
+
+  it('seals what an import writes and opens it again for an export', async () => {
+    const other = workspace();
+    try {
+      const example = fileURLToPath(new URL('../../docs/import-example.jsonl', import.meta.url));
+      await other.ok(['import', example, '--create-owners']);
+      const db = new DatabaseSync(other.database, { readOnly: true });
+      const stored = ['clients', 'token_credentials']
+        .flatMap((table) => db.prepare(`SELECT secret FROM ${table}`).all())
+        .map((row) => String(row.secret))
+        .join('\n');
+      db.close();
+      const exported = await other.ok(['export', '--include-secrets']);
+      for (const secret of ['hmac secret+with/odd&chars~', 'tök€n s/cr+t=', 'bob secret & more']) {
+        assert.equal(stored.includes(secret), false, 'an imported secret is in clear');
+        assert.equal(exported.includes(JSON.stringify(secret)), true, 'the export lost a secret');
+      }
+    } finally {
+      other.remove();
+    }
   });
 
   it('refuses to rotate a key given in the environment, and says what to do', async () => {
