@@ -18,6 +18,7 @@ export async function policyOf(config: LatchkeyConfig): Promise<PolicyOverrides>
     sessionLifetimeSeconds: config.sessionLifetimeSeconds,
     signatureMethods: new SignatureMethodRegistry().only(config.signatureMethods),
     realm: config.realm,
+    auditRetentionDays: config.auditRetentionDays,
     signIn: {
       perAccountAddress: config.signIn.perAccountAddress,
       perAddress: config.signIn.perAddress,
@@ -45,9 +46,13 @@ export async function openStore(
   config: LatchkeyConfig,
   use: { readonly shortLived?: boolean } = { shortLived: true },
 ): Promise<Store> {
-  const { openStore: open } = await import('../store/open.ts');
+  const [{ openStore: open }, { chooseKeys }] = await Promise.all([
+    import('../store/open.ts'),
+    import('./secret-keys.ts'),
+  ]);
   try {
     return await open(config.database, {
+      keyring: chooseKeys(config).keyring,
       ...(config.redis === undefined ? {} : { redis: config.redis }),
       schema: config.postgresSchema,
       redisPrefix: config.redisPrefix,

@@ -1,10 +1,12 @@
 /** The `latchkey` program: global behaviour, then one file per command under commands/. */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerAudit } from './commands/audit.ts';
 import { registerAuthorize } from './commands/authorize.ts';
 import { registerClients } from './commands/clients.ts';
 import { registerExport } from './commands/export.ts';
 import { registerImport } from './commands/import.ts';
+import { registerKeys } from './commands/keys.ts';
 import { registerMigrate } from './commands/migrate.ts';
 import { registerRequest } from './commands/request.ts';
 import { registerServe } from './commands/serve.ts';
@@ -38,5 +40,7 @@ export function buildProgram(): Command {
   registerAuthorize(program);
   registerRequest(program);
   registerMigrate(program);
+  registerKeys(program);
+  registerAudit(program);
   return program;
 }

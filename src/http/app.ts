@@ -5,6 +5,7 @@
  * layer; src/server.ts composes the two), in a context with their security headers and
  * cookies.
  */
+import { registerAuditContext, registerAuditLog } from './audit-log.ts';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -116,6 +117,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Before every other route, so its hooks count them all (docs/events.md).
   registerMetrics(app, { provider, paths, transport, options: options.metrics });
   registerHealthRoutes(app, provider);
+  registerAuditLog(app, provider);
 
   await app.register(async function oauthRoutes(scope) {
     // Our parser reads form bodies (§3.4.1.3.1), so keep them as text; other bodies are kept
@@ -140,6 +142,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (options.pages !== undefined) {
     const pages = options.pages;
     await app.register(async function peopleFacingPages(scope) {
+      registerAuditContext(scope, provider);
       await scope.register(helmet, pageSecurityHeaders(transport));
       // Only the pages use cookies (sessions, CSRF): registered here, the OAuth endpoints and
       // /api/me do not parse the Cookie header on every request.

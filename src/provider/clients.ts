@@ -50,7 +50,7 @@ export function createClientRegistry(
         (input.signatureMethods ?? []).length > 0 &&
         input.signatureMethods!.every((m) => m.startsWith('RSA-'));
       try {
-        return await store.clients.create({
+        const client = await store.clients.create({
           key: input.key ?? newIdentifier(),
           secret: input.secret ?? (rsaOnly ? '' : newSecret()),
           name: input.name.trim(),
@@ -65,6 +65,8 @@ export function createClientRegistry(
           disabled: false,
           sessionExtension: input.sessionExtension ?? false,
         });
+        events.emit('client.created', { clientKey: client.key, developerId: client.developerId });
+        return client;
       } catch (error) {
         if (error instanceof StoreConflictError)
           throw new InputError('key', 'A client with this key exists.');
@@ -111,6 +113,7 @@ export function createClientRegistry(
     async rotateSecret(key: string): Promise<Client> {
       const client = await store.clients.update(key, { secret: newSecret() });
       if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
+      events.emit('client.secret-rotated', { clientKey: key });
       return client;
     },
 
@@ -129,6 +132,7 @@ export function createClientRegistry(
 
     async remove(key: string): Promise<void> {
       if (!(await store.clients.remove(key))) throw new NotFoundError(`No client with key ${key}.`);
+      events.emit('client.deleted', { clientKey: key });
     },
   };
 }

@@ -26,6 +26,11 @@ export async function invalidateToken(
   if (!(await deps.store.tokenCredentials.revoke(token, deps.now()))) {
     throw new OAuthError('token_revoked', 'This token was already invalidated or revoked.');
   }
-  deps.events.emit('token.revoked', { token });
+  deps.events.emit('token.revoked', {
+    token,
+    ownerId: verified.tokenCredential!.ownerId,
+    clientKey: verified.client.key,
+    by: 'client',
+  });
   return { token };
 }

@@ -145,6 +145,7 @@ export function createLoginDesk(deps: LoginDeskDependencies) {
       if (accepted === undefined) {
         throw explain(await store.loginChallenges.find(id), 'delegated', 'pending');
       }
+      events.emit('admin.login-accepted', { subject });
       return { verifier, challenge: accepted };
     },
 
@@ -161,6 +162,7 @@ export function createLoginDesk(deps: LoginDeskDependencies) {
       if (rejected === undefined) {
         throw explain(await store.loginChallenges.find(id), 'delegated', 'pending');
       }
+      events.emit('admin.login-rejected', {});
       events.emit('owner.sign-in-refused', { kind: 'delegated', reason: 'rejected' });
       if (rejected.oauthToken === null) return { redirect: undefined, challenge: rejected };
       try {

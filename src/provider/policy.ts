@@ -60,6 +60,8 @@ export interface Policy {
    * has its own limit; over it, that source is refused (429) until the minute ends.
    */
   readonly failuresPerMinute: number;
+  /** How long the audit trail keeps an event, in days; older ones go with maintenance. */
+  readonly auditRetentionDays: number;
 }
 
 /** What an embedder or the CLI may override: any rule, and any sign-in limit alone. */
@@ -87,6 +89,7 @@ export const defaultPolicy: Policy = {
   signIn: { perAccountAddress: 5, perAddress: 300, windowSeconds: 900 },
   requestsPerMinute: 3_000_000,
   failuresPerMinute: 600,
+  auditRetentionDays: 365,
 };
 
 export function resolvePolicy(overrides: PolicyOverrides = {}): Policy {

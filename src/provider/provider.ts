@@ -4,7 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { OAuthError } from '../protocol/index.ts';
-import type { Store } from '../store/types.ts';
+import type { SealedSecretStore, Store } from '../store/types.ts';
 import { approveAuthorization, describeAuthorization, denyAuthorization } from './authorization.ts';
 import type { ApproveOptions } from './authorization.ts';
 import { describeCaller } from './caller.ts';
@@ -24,6 +24,7 @@ import { createRateLimits } from './rate-limits.ts';
 import { purgeClock } from './purge-clock.ts';
 import type { IncomingRequest } from './request.ts';
 import { createSessionBook } from './sessions.ts';
+import { createAuditTrail, type AuditTrail } from './audit.ts';
 import { createSignInThrottle } from './sign-in-throttle.ts';
 import { invalidateToken } from './invalidation.ts';
 import { carriesSessionHandle, renewTokenCredentials } from './session-extension.ts';
@@ -94,6 +95,10 @@ export interface Provider {
   readonly policy: Policy;
   /** What happened, for metrics, logs and cache invalidation (docs/events.md). */
   readonly events: EventEmitter;
+  /** The audit trail of security events (docs/security.md "The audit trail"). */
+  readonly audit: AuditTrail;
+  /** Secrets at rest: rows per sealing key, and re-sealing under the current key. */
+  readonly secrets: SealedSecretStore;
   /** Client registration and upkeep (§1.1). */
   readonly clients: ClientRegistry;
   /** Resource owners: local accounts and people of an identity source. */
@@ -188,17 +193,48 @@ export function createProvider(options: ProviderOptions): Provider {
     await store.temporaryCredentials.purgeExpired(at);
     await store.sessions.purgeExpired(at);
     await store.loginChallenges.purgeExpired(at);
+    await store.audit.purgeBefore(at - policy.auditRetentionDays * 86_400_000);
   }
 
   let timer: NodeJS.Timeout | undefined;
   let storeClosed = false;
-  const owners = createOwnerDirectory(store);
-  const deny = (token: string) => denyAuthorization(deps, token);
+  const audit = createAuditTrail(store, events, now);
+  const directory = createOwnerDirectory(store);
+  const owners: typeof directory = {
+    ...directory,
+    // A wrong password is a security event (the audit trail); the username is not a secret.
+    async authenticate(username: string, password: string) {
+      const owner = await directory.authenticate(username, password);
+      if (owner === undefined) {
+        events.emit('owner.sign-in-refused', { kind: 'local', reason: 'password', username });
+      }
+      return owner;
+    },
+  };
+  async function approve(token: string, ownerId: string, options?: ApproveOptions) {
+    const { client } = await describeAuthorization(deps, token);
+    const approval = await approveAuthorization(deps, token, ownerId, options);
+    events.emit('authorization.granted', {
+      ownerId,
+      clientKey: client.key,
+      scope: options?.scope,
+      lifetime: options?.lifetime,
+    });
+    return approval;
+  }
+  async function deny(token: string) {
+    const described = await describeAuthorization(deps, token).catch(() => undefined);
+    const denied = await denyAuthorization(deps, token);
+    events.emit('authorization.denied', { clientKey: described?.client.key });
+    return denied;
+  }
   const tokens = createTokenLedger(store, policy, now, events);
 
   const provider: Provider = {
     policy,
     events,
+    audit,
+    secrets: store.secrets,
     clients: createClientRegistry(store, policy.signatureMethods, events),
     owners,
     tokens,
@@ -227,8 +263,7 @@ export function createProvider(options: ProviderOptions): Provider {
     /** §2.2 endpoint, for the pages, and for embedders who render their own. */
     authorization: {
       describe: (token: string) => describeAuthorization(deps, token),
-      approve: (token: string, ownerId: string, approve?: ApproveOptions) =>
-        approveAuthorization(deps, token, ownerId, approve),
+      approve,
       /**
        * Approves for a person of the embedder's own user base, named by subject: the owner is
        * created on first use (no password), its name kept current. `source` defaults to
@@ -238,7 +273,7 @@ export function createProvider(options: ProviderOptions): Provider {
       async approveFor(
         token: string,
         person: Omit<ExternalIdentity, 'source'> & { readonly source?: ExternalIdentity['source'] },
-        approve?: ApproveOptions,
+        options?: ApproveOptions,
       ) {
         // Check the request first, so a dead link creates no owner.
         await describeAuthorization(deps, token);
@@ -246,7 +281,7 @@ export function createProvider(options: ProviderOptions): Provider {
           ...person,
           source: person.source ?? 'delegated',
         });
-        return approveAuthorization(deps, token, owner.id, approve);
+        return approve(token, owner.id, options);
       },
       deny,
     },

@@ -15,9 +15,12 @@
  * sleeps); a restart ends the lag. docs/security.md ("Figures under faults") names the tests.
  */
 
-/** Milliseconds since the epoch: the wall clock, never ahead of the time seen to pass. */
+/**
+ * Milliseconds since the epoch: the wall clock, never ahead of the time seen to pass. Whole
+ * milliseconds: PostgreSQL's BIGINT columns refuse the fraction performance.now() brings.
+ */
 export function purgeClock(wall: () => number, monotonic: () => number): () => number {
   const startedWall = wall();
   const startedMonotonic = monotonic();
-  return () => Math.min(wall(), startedWall + (monotonic() - startedMonotonic));
+  return () => Math.floor(Math.min(wall(), startedWall + (monotonic() - startedMonotonic)));
 }

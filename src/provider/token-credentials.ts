@@ -8,7 +8,7 @@ import { constantTimeEqual, OAuthError } from '../protocol/index.ts';
 import type { Store, TemporaryCredential } from '../store/types.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
-import { newIdentifier, newSecret, normalizeTypingCode } from './secrets.ts';
+import { newIdentifier, newSecret, normalizeTypingCode, verifierDigest } from './secrets.ts';
 import { sessionGrant, startSession } from './session-extension.ts';
 import type { IssuedTokenCredentials } from './session-extension.ts';
 import { verifyRequest } from './verify-request.ts';
@@ -98,8 +98,14 @@ function checkExchangeable(temporary: TemporaryCredential, now: number): void {
   }
 }
 
-/** Typed codes are compared without case, spaces or dashes; both sides are normalized. */
-function verifierMatches(sent: string, expected: string, typed: boolean): boolean {
-  if (!typed) return constantTimeEqual(sent, expected);
-  return constantTimeEqual(normalizeTypingCode(sent), normalizeTypingCode(expected));
+/**
+ * The store holds the verifier's digest only (secrets.ts verifierDigest): the sent one is
+ * digested and the digests compared in constant time. Typed codes are compared without case,
+ * spaces or dashes (the stored one was digested normalized).
+ */
+function verifierMatches(sent: string, expectedDigest: string, typed: boolean): boolean {
+  return constantTimeEqual(
+    verifierDigest(typed ? normalizeTypingCode(sent) : sent),
+    expectedDigest,
+  );
 }

@@ -74,7 +74,13 @@ export function createTokenLedger(
         throw new NotFoundError('No such token.');
       }
       const revoked = await store.tokenCredentials.revoke(token, now());
-      if (revoked) events.emit('token.revoked', { token });
+      if (revoked) {
+        events.emit('token.revoked', {
+          token,
+          ownerId: found.ownerId,
+          clientKey: found.clientKey,
+        });
+      }
       return revoked;
     },
 

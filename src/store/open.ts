@@ -10,6 +10,7 @@
 import type { Redis } from 'ioredis';
 import { createCachedStore } from './cached.ts';
 import { createSqliteStore } from './sqlite/index.ts';
+import type { Keyring } from './sealing.ts';
 import { DEFAULT_REDIS_PREFIX, isPostgresUrl, isRedisUrl } from './locations.ts';
 import type { Store } from './types.ts';
 
@@ -32,6 +33,8 @@ export interface OpenStoreOptions {
    * could otherwise keep waiting past the busy timeout).
    */
   readonly checkpointIntervalMs?: number;
+  /** The keys that seal secrets at rest (src/store/key-file.ts); without it, secrets in clear. */
+  readonly keyring?: Keyring | undefined;
 }
 
 export { isPostgresUrl, isRedisUrl } from './locations.ts';
@@ -44,6 +47,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     }
     return createSqliteStore({
       path: url,
+      keyring: options.keyring,
       ...(now === undefined ? {} : { now }),
       ...(options.checkpointIntervalMs === undefined
         ? {}
@@ -66,6 +70,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     redis = redisUrl === undefined ? undefined : await connectRedis(redisUrl);
     const store = await createPostgresStore({
       connectionString: url,
+      keyring: options.keyring,
       ...(redis === undefined ? {} : { redis }),
       ...(options.schema === undefined ? {} : { schema: options.schema }),
       ...(options.redisPrefix === undefined ? {} : { redisPrefix: options.redisPrefix }),

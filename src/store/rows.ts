@@ -3,6 +3,7 @@
  * column readers (SQLite stores booleans as 0/1 and lists as JSON text; PostgreSQL has
  * BOOLEAN and TEXT[]); the column names and the mapping live here.
  */
+import { createSealer, sealedIn, type Sealer } from './sealing.ts';
 import type {
   Client,
   ClientChanges,
@@ -57,11 +58,21 @@ function toState(value: string): TemporaryCredentialState {
   return value as TemporaryCredentialState;
 }
 
-export function rowMappers<Row>(read: ColumnReader<Row>) {
+/**
+ * The mappers of one driver. Rows holding a secret (clients, temporary and token credentials)
+ * are opened with `sealer` (src/store/sealing.ts): `secret` with the key named by
+ * `secret_key_id`, null for a value in clear.
+ */
+export function rowMappers<Row>(read: ColumnReader<Row>, sealer: Sealer = createSealer()) {
+  const secret = (row: Row, context: string): string =>
+    sealer.open(
+      { value: read.text(row, 'secret'), keyId: read.textOrNull(row, 'secret_key_id') },
+      context,
+    );
   return {
     toClient: (row: Row): Client => ({
       key: read.text(row, 'key'),
-      secret: read.text(row, 'secret'),
+      secret: secret(row, sealedIn.client(read.text(row, 'key'))),
       name: read.text(row, 'name'),
       description: read.text(row, 'description'),
       website: read.textOrNull(row, 'website'),
@@ -110,7 +121,7 @@ export function rowMappers<Row>(read: ColumnReader<Row>) {
     }),
     toTemporaryCredential: (row: Row): TemporaryCredential => ({
       token: read.text(row, 'token'),
-      secret: read.text(row, 'secret'),
+      secret: secret(row, sealedIn.temporaryCredential(read.text(row, 'token'))),
       clientKey: read.text(row, 'client_key'),
       callback: read.text(row, 'callback'),
       requestedScope: read.text(row, 'requested_scope'),
@@ -125,7 +136,7 @@ export function rowMappers<Row>(read: ColumnReader<Row>) {
     }),
     toTokenCredential: (row: Row): TokenCredential => ({
       token: read.text(row, 'token'),
-      secret: read.text(row, 'secret'),
+      secret: secret(row, sealedIn.tokenCredential(read.text(row, 'token'))),
       clientKey: read.text(row, 'client_key'),
       ownerId: read.text(row, 'owner_id'),
       scope: read.text(row, 'scope'),

@@ -335,6 +335,56 @@ export interface RateCounterStore {
   ): Promise<{ readonly count: number; readonly ttlMs: number }>;
 }
 
+/**
+ * Secrets at rest (src/store/sealing.ts): which keys the stored secrets of clients, temporary
+ * and token credentials are sealed under, and re-sealing them under the current key (after a
+ * key is first configured, or rotated). Used by `latchkey keys` and at start-up.
+ */
+export interface SealedSecretStore {
+  /** Rows per key id over the three tables; '' counts the secrets stored in clear. */
+  countByKey(): Promise<Map<string, number>>;
+  /**
+   * Re-seals, under the current key, every secret that is in clear or under another key, in
+   * batches of `batchSize` rows (each its own short transaction, so the store keeps serving);
+   * a row changed meanwhile is left to its writer. Returns how many it re-sealed; 0 without a
+   * current key.
+   */
+  reseal(options?: { readonly batchSize?: number }): Promise<number>;
+}
+
+/** Who acted: a resource owner, a client, the login app through the admin API, or the operator (CLI). */
+export type AuditActor = 'owner' | 'client' | 'admin' | 'operator';
+
+/** One security event (docs/security.md "The audit trail"). Never holds a secret. */
+export interface AuditEvent {
+  readonly id: number;
+  readonly at: number;
+  /** What happened: `owner.signed-in`, `authorization.granted`, `client.deleted`, … */
+  readonly event: string;
+  readonly actor: AuditActor;
+  readonly ownerId: string | null;
+  readonly clientKey: string | null;
+  /** The address the request came from (as the trusted proxy gave it); null from the CLI. */
+  readonly address: string | null;
+  /** Further facts, JSON text (fields changed, counts, the reason of a refusal). */
+  readonly detail: string;
+}
+
+export type NewAuditEvent = Omit<AuditEvent, 'id'>;
+
+export interface AuditStore {
+  append(event: NewAuditEvent): Promise<void>;
+  /** Newest first, at most `limit`, filtered by time (`since`, inclusive), client and owner. */
+  list(filter: {
+    readonly since?: number | undefined;
+    readonly clientKey?: string | undefined;
+    readonly ownerId?: string | undefined;
+    readonly limit: number;
+  }): Promise<AuditEvent[]>;
+  /** Deletes the events older than `before`; returns how many (retention). */
+  purgeBefore(before: number): Promise<number>;
+}
+
 export interface Store {
   readonly clients: ClientStore;
   readonly owners: OwnerStore;
@@ -346,6 +396,8 @@ export interface Store {
   readonly rateCounters: RateCounterStore;
   readonly transfer: TransferStore;
   readonly loginChallenges: LoginChallengeStore;
+  readonly secrets: SealedSecretStore;
+  readonly audit: AuditStore;
   /**
    * True when the backing services answer (for /readyz).
    * Called by: provider ping (/readyz).

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -117,7 +118,10 @@ describe(
     async function approveAsAlice(token: string): Promise<string> {
       const { createSqliteStore } = await import('../../src/store/index.ts');
       const { createProvider } = await import('../../src/provider/index.ts');
-      const store = createSqliteStore({ path: space.database });
+      const { fileKeyring } = await import('../../src/store/key-file.ts');
+      // The key file `serve` made beside the database (the embedded default).
+      const keyring = fileKeyring(join(dirname(space.database), 'latchkey.key'));
+      const store = createSqliteStore({ path: space.database, keyring });
       try {
         const provider = createProvider({ store });
         const alice = await provider.owners.get('alice');

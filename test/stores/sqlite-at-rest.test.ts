@@ -1,14 +1,35 @@
 // What the embedded store leaves on disk: the data directory only its owner may enter, the
 // database and its -wal and -shm files only its owner may read (a world-readable file hands
-// every secret and verifier to any local account).
+// every secret and verifier to any local account); and in the file, no secret in clear:
+// client, token and temporary secrets sealed (AES-256-GCM), verifiers and session ids digested.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
+import { verifierDigest } from '../../src/provider/secrets.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
-import { newClient } from './contract/fixtures.ts';
+import {
+  ensureKeyFile,
+  fileKeyring,
+  fixedKeyring,
+  newKey,
+  pruneKeyFile,
+  rotateKeyFile,
+} from '../../src/store/key-file.ts';
+import { SealedValueError } from '../../src/store/sealing.ts';
+import { startWorld } from '../conformance/support/world.ts';
+import { newClient, newOwner, newToken } from './contract/fixtures.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'latchkey-at-rest-'));
 after(() => rmSync(directory, { recursive: true, force: true }));
@@ -52,6 +73,151 @@ describe('SQLite store: file modes', () => {
       await store.clients.create(newClient());
       for (const file of [path, `${path}-wal`, `${path}-shm`]) {
         assert.equal(modeOf(file).toString(8), '600', file);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+/** Every text value of the tables holding secrets, read with a plain connection. */
+function storedText(path: string): string {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    return ['clients', 'temporary_credentials', 'token_credentials', 'sessions']
+      .flatMap((table) => db.prepare(`SELECT * FROM ${table}`).all())
+      .map((row) => JSON.stringify(row))
+      .join('\n');
+  } finally {
+    db.close();
+  }
+}
+
+/** The database file and its log as bytes (latin1 keeps every byte as one character). */
+function fileBytes(path: string): string {
+  return [path, `${path}-wal`]
+    .filter((file) => existsSync(file))
+    .map((file) => readFileSync(file).toString('latin1'))
+    .join('');
+}
+
+describe('Secrets at rest in SQLite (AES-256-GCM, RFC 5849 §4.6)', () => {
+  it('keeps no client, token or temporary secret and no verifier in clear, and the flow works over HTTP', async () => {
+    const key = newKey();
+    const world = await startWorld({ keyring: fixedKeyring({ current: key, keys: [key] }) });
+    try {
+      const tokens = await world.tokenCredentials('HMAC-SHA1', 'header');
+      assert.equal((await world.me('HMAC-SHA1', 'header', tokens)).status, 200);
+      // A second flow left half-way: its temporary secret and verifier are in the store.
+      const pending = await world.temporary('PLAINTEXT', 'header');
+      const verifier = await world.approve(pending);
+      const session = await world.server.provider.sessions.start(world.owner, 3600);
+      const secrets = [
+        world.sharedClient.secret,
+        world.otherClient.secret,
+        tokens.secret,
+        pending.secret,
+        verifier,
+        session.cookie,
+      ];
+      const path = world.server.path;
+      const rows = storedText(path);
+      const bytes = fileBytes(path);
+      for (const secret of secrets) {
+        assert.equal(rows.includes(secret), false, 'a secret is readable in a row');
+        assert.equal(bytes.includes(secret), false, 'a secret is readable in the file');
+      }
+      // Each sealed row names its key; the verifier is its digest.
+      assert.match(rows, new RegExp(`"secret_key_id":"${key.id}"`));
+      assert.doesNotMatch(rows, /"secret_key_id":null/);
+      assert.match(rows, new RegExp(`"verifier":"${verifierDigest(verifier)}"`));
+      // And the server still reads what it sealed: the pending flow completes.
+      const exchanged = await world.exchange('PLAINTEXT', 'header', pending, verifier);
+      assert.equal(exchanged.status, 200);
+    } finally {
+      await world.close();
+    }
+  });
+
+  it('refuses a sealed value moved into another row (the row is the additional data)', async () => {
+    const key = newKey();
+    const path = join(directory, `${randomUUID()}.db`);
+    const store = createSqliteStore({ path, keyring: fixedKeyring({ current: key, keys: [key] }) });
+    try {
+      const first = await store.clients.create(newClient());
+      const second = await store.clients.create(newClient());
+      const db = new DatabaseSync(path);
+      db.prepare(
+        'UPDATE clients SET secret = (SELECT secret FROM clients WHERE key = ?) WHERE key = ?',
+      ).run(first.key, second.key);
+      db.close();
+      const reopened = createSqliteStore({
+        path,
+        keyring: fixedKeyring({ current: key, keys: [key] }),
+      });
+      try {
+        await assert.rejects(reopened.clients.find(second.key), SealedValueError);
+        assert.equal((await reopened.clients.find(first.key))?.secret, first.secret);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('seals rows stored in clear once a key is configured, and reads both meanwhile', async () => {
+    const path = join(directory, `${randomUUID()}.db`);
+    const clear = createSqliteStore({ path });
+    const client = await clear.clients.create(newClient());
+    await clear.close();
+    assert.match(storedText(path), new RegExp(client.secret));
+    const key = newKey();
+    const store = createSqliteStore({ path, keyring: fixedKeyring({ current: key, keys: [key] }) });
+    try {
+      assert.equal((await store.clients.find(client.key))?.secret, client.secret);
+      assert.deepEqual(await store.secrets.countByKey(), new Map([['', 1]]));
+      assert.equal(await store.secrets.reseal(), 1);
+      assert.deepEqual(await store.secrets.countByKey(), new Map([[key.id, 1]]));
+      assert.equal(storedText(path).includes(client.secret), false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('rotates the key file without a restart: old rows read, re-sealed, the old key then removable', async () => {
+    const keyFile = join(directory, randomUUID(), 'latchkey.key');
+    ensureKeyFile(keyFile);
+    assert.equal(modeOf(keyFile).toString(8), '600');
+    const path = join(directory, `${randomUUID()}.db`);
+    // The running server's keyring: it follows the file (checked on every use here).
+    const store = createSqliteStore({ path, keyring: fileKeyring(keyFile, { checkEveryMs: 0 }) });
+    try {
+      const owner = await store.owners.create(newOwner());
+      const client = await store.clients.create(newClient());
+      const token = await store.tokenCredentials.create(newToken(client.key, owner.id));
+      const { previous, current } = rotateKeyFile(keyFile);
+      assert.notEqual(previous, current);
+      // New writes take the new key at once; old rows are still read with the old one.
+      const later = await store.clients.create(newClient());
+      assert.deepEqual(
+        await store.secrets.countByKey(),
+        new Map([
+          [previous, 2],
+          [current, 1],
+        ]),
+      );
+      assert.equal(await store.secrets.reseal({ batchSize: 1 }), 2);
+      assert.deepEqual(await store.secrets.countByKey(), new Map([[current, 3]]));
+      assert.deepEqual(pruneKeyFile(keyFile, new Set()), [previous]);
+      // A store knowing only the new key reads every row.
+      const fresh = createSqliteStore({ path, keyring: fileKeyring(keyFile) });
+      try {
+        assert.equal((await fresh.clients.find(client.key))?.secret, client.secret);
+        assert.equal((await fresh.clients.find(later.key))?.secret, later.secret);
+        assert.equal((await fresh.tokenCredentials.find(token.token))?.secret, token.secret);
+      } finally {
+        await fresh.close();
       }
     } finally {
       await store.close();

@@ -14,6 +14,7 @@ import { createProvider } from '../../src/provider/index.ts';
 import type { PolicyOverrides, Provider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
 import type { Store } from '../../src/store/index.ts';
+import type { Keyring } from '../../src/store/sealing.ts';
 
 export interface TestServerOptions {
   /** The database file; a fresh temporary one when absent. */
@@ -29,6 +30,8 @@ export interface TestServerOptions {
   readonly host?: string | undefined;
   /** Port to listen on (a restart keeps its port, so signed URLs stay valid); free one by default. */
   readonly port?: number | undefined;
+  /** The keys sealing secrets at rest; secrets in clear without. */
+  readonly keyring?: Keyring | undefined;
 }
 
 export interface TestServer {
@@ -48,7 +51,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
   const directory =
     options.path === undefined ? mkdtempSync(join(tmpdir(), 'latchkey-test-')) : undefined;
   const path = options.path ?? join(directory!, 'latchkey.db');
-  const store = createSqliteStore({ path });
+  const store = createSqliteStore({ path, keyring: options.keyring });
   const provider = createProvider({
     store,
     policy: options.policy,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { verifierDigest } from '../../src/provider/secrets.ts';
 import { after, before, describe, it } from 'node:test';
 import { problems } from '../../src/protocol/index.ts';
 import { exampleCredentials } from '../../src/web/docs-example.ts';
@@ -113,7 +114,12 @@ describe('The documentation page (RFC 5849 §2 "the server must advertise three 
     });
     await world.store.temporaryCredentials.authorize(
       c.temporaryToken,
-      { ownerId: owner.id, verifier: c.verifier, scope: 'read write', lifetime: null },
+      {
+        ownerId: owner.id,
+        verifier: verifierDigest(c.verifier),
+        scope: 'read write',
+        lifetime: null,
+      },
       at,
     );
     await world.provider.tokens.issue({

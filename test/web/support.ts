@@ -31,6 +31,8 @@ export interface WebWorldOptions {
   readonly now?: (() => number) | undefined;
   /** Web options beyond what the app passes (sign-in limits, secure cookies). */
   readonly web?: Partial<Omit<WebOptions, 'provider'>> | undefined;
+  /** The store (closed with the world); an in-memory SQLite one by default. */
+  readonly store?: Store | undefined;
 }
 
 export interface WebWorld {
@@ -66,7 +68,7 @@ export function injectFetch(app: FastifyInstance): typeof fetch {
 }
 
 export async function startWeb(options: WebWorldOptions = {}): Promise<WebWorld> {
-  const store = createSqliteStore({ path: ':memory:' });
+  const store = options.store ?? createSqliteStore({ path: ':memory:' });
   const provider = createProvider({ store, policy: options.policy, now: options.now });
   const app = await buildApp({
     provider,

@@ -7,11 +7,15 @@
  * tokens into PostgreSQL (src/cli/copy-store.ts).
  */
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { storeSettingNames } from '../config/config.ts';
 import type { LatchkeyConfig } from '../config/config.ts';
 import { openStore, shownDatabase } from '../context.ts';
+import { fileKeyring } from '../../store/key-file.ts';
+import type { Keyring } from '../../store/sealing.ts';
 import { CommandFailure } from '../errors.ts';
+import { chooseKeys } from '../secret-keys.ts';
 import { print, printJson } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
 
@@ -59,6 +63,25 @@ async function migratePostgres(config: LatchkeyConfig): Promise<Versions> {
   }
 }
 
+/**
+ * The keys that open the source's secrets: its key file (beside it, the embedded default) and
+ * the configured ones; the copy is sealed again under the target's keys.
+ */
+function sourceKeys(config: LatchkeyConfig, from: string): Keyring | undefined {
+  const beside = join(dirname(from), 'latchkey.key');
+  const rings = [
+    ...(existsSync(beside) ? [fileKeyring(beside)] : []),
+    ...(config.secretKey !== undefined || config.secretKeyFile !== undefined
+      ? [chooseKeys(config).keyring]
+      : []),
+  ].filter((ring) => ring !== undefined);
+  if (rings.length === 0) return undefined;
+  return {
+    current: () => rings[0]?.current(),
+    find: (id) => rings.map((ring) => ring.find(id)).find((key) => key !== undefined),
+  };
+}
+
 /** Copies the SQLite store at `from` into the configured (PostgreSQL) store. */
 async function copyFrom(config: LatchkeyConfig, from: string) {
   if (!existsSync(from)) throw new CommandFailure(`--from ${from}: no such SQLite database file`);
@@ -66,7 +89,7 @@ async function copyFrom(config: LatchkeyConfig, from: string) {
     import('../../store/sqlite/index.ts'),
     import('../copy-store.ts'),
   ]);
-  const source = createSqliteStore({ path: from });
+  const source = createSqliteStore({ path: from, keyring: sourceKeys(config, from) });
   try {
     const target = await openStore(config);
     try {

@@ -14,6 +14,7 @@ import type { LatchkeyConfig } from '../config/config.ts';
 import type { IdentityOptions } from '../../provider/index.ts';
 import { openProvider } from '../context.ts';
 import { CommandFailure } from '../errors.ts';
+import { chooseKeys, describeKeys } from '../secret-keys.ts';
 import { note, print } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
 
@@ -77,6 +78,8 @@ export function registerServe(program: Command): void {
     .action(async (_options: object, command: Command) => {
       const config = configOf(command);
       const tls = readTls(config);
+      // Before the store opens: a new key file is made here, and said so below.
+      const keys = chooseKeys(config);
       const provider = await openProvider(config);
       const closeAll = () => provider.close();
       let app: FastifyInstance;
@@ -122,6 +125,28 @@ export function registerServe(program: Command): void {
         }
         throw error;
       }
+
+      const { level, message } = describeKeys(keys);
+      app.log[level]({ event: 'secrets.key' }, message);
+      if (level === 'warn') note(`Warning: ${message}.`);
+      // Secrets in clear or under an older key are sealed under the current one, in the
+      // background, a batch at a time (src/store/types.ts SealedSecretStore).
+      provider.secrets
+        .reseal()
+        .then((resealed) => {
+          if (resealed > 0) {
+            app.log.info(
+              { event: 'secrets.resealed', resealed },
+              'secrets sealed under the current key',
+            );
+          }
+        })
+        .catch((error: unknown) => {
+          app.log.error(
+            { event: 'secrets.reseal-failed', err: error },
+            'secrets could not be re-sealed',
+          );
+        });
 
       const base = baseUrl(config, tls !== undefined, app.server.address() as AddressInfo);
       print(`Latchkey listening on ${base}`);

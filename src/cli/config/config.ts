@@ -45,9 +45,21 @@ import {
   issuerProblem,
 } from '../../provider/identity.ts';
 import type { GatewayRule } from '../../http/gateway-rules.ts';
+import { keySetOf } from '../../store/key-file.ts';
 
 export { ConfigError, SettingProblem } from './config-values.ts';
 export type { Setting } from './config-values.ts';
+
+/** `secretKey`: one or more keys; the message never repeats the value. */
+function secretKeys(raw: unknown): string {
+  if (typeof raw !== 'string') throw new SettingProblem('must be base64 keys');
+  try {
+    keySetOf(raw);
+  } catch {
+    throw new SettingProblem('must be 32 random bytes in base64 (openssl rand -base64 32)');
+  }
+  return raw;
+}
 
 /**
  * Every setting. The TSDoc of each entry is its documentation (copied into
@@ -240,6 +252,18 @@ export const settings = {
     default: defaultPolicy.timestampWindowSeconds,
     parse: integer(1, 86400),
   },
+  /**
+   * Days the audit trail keeps a security event (sign-ins, grants, revocations, client
+   * changes, imports, admin API actions; `latchkey audit`); older events are deleted by the
+   * server's periodic maintenance.
+   */
+  auditRetentionDays: {
+    env: 'LATCHKEY_AUDIT_RETENTION_DAYS',
+    flag: '--audit-retention-days <days>',
+    summary: 'days the audit trail keeps an event',
+    default: defaultPolicy.auditRetentionDays,
+    parse: integer(1, 36500),
+  },
   /** Seconds a temporary credential lives between its issue and its exchange (RFC 5849 §2.1). */
   temporaryCredentialLifetimeSeconds: {
     env: 'LATCHKEY_TEMPORARY_CREDENTIAL_LIFETIME',
@@ -376,6 +400,35 @@ export const settings = {
     default: undefined,
     parse: optional(text(/^.{32,}$/su, 'at least 32 characters')),
     secret: true,
+  },
+  /**
+   * The key that seals client, token and temporary-credential secrets in the database
+   * (AES-256-GCM, docs/security.md "Secrets at rest"): 32 random bytes in base64
+   * (`openssl rand -base64 32`). Several keys may be given, separated by commas: the first
+   * seals, the others are still read (a rotation across instances). Takes precedence over
+   * `secretKeyFile`. No flag: a command line is visible to every user of the machine.
+   */
+  secretKey: {
+    env: 'LATCHKEY_SECRET_KEY',
+    flag: undefined,
+    summary: 'key sealing the secrets at rest (base64, 32 bytes)',
+    default: undefined,
+    parse: optional(secretKeys),
+    secret: true,
+  },
+  /**
+   * A key file sealing the secrets at rest (JSON, written 0600; created with a new key when
+   * missing; `latchkey keys rotate` adds keys to it). Unset with an SQLite database and no
+   * `secretKey`: `latchkey.key` beside the database file, created on first use. Unset with
+   * PostgreSQL and no `secretKey`: secrets are stored in clear, and `serve` says so.
+   */
+  secretKeyFile: {
+    env: 'LATCHKEY_SECRET_KEY_FILE',
+    flag: '--secret-key-file <path>',
+    summary: 'key file sealing the secrets at rest',
+    default: undefined,
+    parse: optional(path),
+    isPath: true,
   },
   /**
    * Where resource owners come from (docs/identity.md): `local` (Latchkey's own accounts,
@@ -600,6 +653,8 @@ export const storeSettingNames = [
   'redisPrefix',
   'cacheTtlSeconds',
   'cacheMaxEntries',
+  'secretKey',
+  'secretKeyFile',
 ] as const satisfies readonly SettingName[];
 
 export interface ConfigSources {

@@ -2,21 +2,24 @@
 import type { ClientChanges, ClientStore, NewClient } from '../types.ts';
 import type { Database } from './database.ts';
 import { updatableClientColumns } from '../rows.ts';
-import { first, fromRow } from './row.ts';
+import { sealedIn, type Sealer } from '../sealing.ts';
+import { first, sealedRows } from './row.ts';
 
-export function postgresClients(db: Database, now: () => number): ClientStore {
+export function postgresClients(db: Database, now: () => number, sealer: Sealer): ClientStore {
   const clients = db.table('clients');
+  const fromRow = sealedRows(sealer);
 
   return {
     async create(client: NewClient) {
+      const secret = sealer.seal(client.secret, sealedIn.client(client.key));
       const { rows } = await db.query(
         `INSERT INTO ${clients} (key, secret, name, description, website, callbacks,
            signature_methods, rsa_public_key, constrained_device, verified, developer_id, disabled,
-           session_extension, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+           session_extension, created_at, secret_key_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
         [
           client.key,
-          client.secret,
+          secret.value,
           client.name,
           client.description,
           client.website,
@@ -29,6 +32,7 @@ export function postgresClients(db: Database, now: () => number): ClientStore {
           client.disabled,
           client.sessionExtension === true,
           client.createdAt ?? now(),
+          secret.keyId,
         ],
       );
       return fromRow.toClient(first(rows));
@@ -53,6 +57,12 @@ export function postgresClients(db: Database, now: () => number): ClientStore {
       for (const [field, column] of Object.entries(updatableClientColumns)) {
         const value = changes[field as keyof ClientChanges];
         if (value === undefined) continue;
+        if (field === 'secret') {
+          const sealed = sealer.seal(String(value), sealedIn.client(key));
+          values.push(sealed.value, sealed.keyId);
+          set.push(`secret = $${values.length - 1}`, `secret_key_id = $${values.length}`);
+          continue;
+        }
         values.push(value);
         set.push(`${column} = $${values.length}`);
       }

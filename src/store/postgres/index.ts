@@ -14,14 +14,17 @@ import { createMemoryRateCounters } from '../memory-rate-counters.ts';
 import { createRedisAttemptStore } from '../redis/attempts.ts';
 import { createRedisRateCounters } from '../redis/rate-counters.ts';
 import { createRedisNonceStore } from '../redis/nonces.ts';
+import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
 import { postgresAttempts } from './attempts.ts';
+import { postgresAudit } from './audit.ts';
 import { postgresClients } from './clients.ts';
 import { postgresLoginChallenges } from './login-challenges.ts';
 import { checkSchemaName, openDatabase } from './database.ts';
 import { migrate } from './migrations.ts';
 import { postgresNonces } from './nonces.ts';
 import { postgresOwners } from './owners.ts';
+import { postgresSealedSecrets } from './sealed-secrets.ts';
 import { postgresSessions } from './sessions.ts';
 import { postgresTemporaryCredentials } from './temporary-credentials.ts';
 import { postgresTokenCredentials } from './token-credentials.ts';
@@ -46,6 +49,8 @@ interface CommonOptions {
   readonly migrate?: boolean;
   /** Bound on each statement, client side (default 2500 ms). */
   readonly queryTimeoutMs?: number;
+  /** The keys that seal secrets at rest (src/store/key-file.ts); without it, secrets in clear. */
+  readonly keyring?: Keyring | undefined;
 }
 
 export type PostgresStoreOptions = CommonOptions &
@@ -106,11 +111,12 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     throw error;
   }
 
+  const sealer = createSealer(options.keyring);
   return {
-    clients: postgresClients(db, now),
+    clients: postgresClients(db, now, sealer),
     owners: postgresOwners(db, now),
-    temporaryCredentials: postgresTemporaryCredentials(db),
-    tokenCredentials: postgresTokenCredentials(db),
+    temporaryCredentials: postgresTemporaryCredentials(db, sealer),
+    tokenCredentials: postgresTokenCredentials(db, sealer),
     nonces:
       redis === undefined ? postgresNonces(db) : createRedisNonceStore(redis, { prefix, now }),
     sessions: postgresSessions(db),
@@ -121,8 +127,10 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       redis === undefined
         ? createMemoryRateCounters({ now })
         : createRedisRateCounters(redis, { prefix }),
-    transfer: postgresTransfer(db),
+    transfer: postgresTransfer(db, sealer),
     loginChallenges: postgresLoginChallenges(db),
+    secrets: postgresSealedSecrets(db, sealer),
+    audit: postgresAudit(db),
     async ping() {
       if (db.closed) return false;
       try {

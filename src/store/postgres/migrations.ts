@@ -155,6 +155,34 @@ export const migrations: readonly string[] = [
   ALTER TABLE clients ADD COLUMN requests_per_minute INTEGER;
   ALTER TABLE clients ADD COLUMN failures_per_minute INTEGER;
   `,
+  // 7: secrets at rest (src/store/sealing.ts): the id of the key each secret is sealed under,
+  // null for one in clear (sealed by the next start with a key, or `latchkey keys reseal`);
+  // verifiers kept only as digests (SHA-256, base64url without padding, as the provider's).
+  `
+  ALTER TABLE clients ADD COLUMN secret_key_id TEXT;
+  ALTER TABLE temporary_credentials ADD COLUMN secret_key_id TEXT;
+  ALTER TABLE token_credentials ADD COLUMN secret_key_id TEXT;
+  UPDATE temporary_credentials
+    SET verifier = rtrim(translate(encode(sha256(convert_to(verifier, 'UTF8')), 'base64'),
+      '+/', '-_'), '=')
+    WHERE verifier IS NOT NULL;
+  `,
+  // 8: the audit trail of security events (src/store/types.ts AuditStore), newest read first.
+  `
+  CREATE TABLE audit_events (
+    id BIGSERIAL PRIMARY KEY,
+    at BIGINT NOT NULL,
+    event TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    owner_id TEXT,
+    client_key TEXT,
+    address TEXT,
+    detail TEXT NOT NULL
+  );
+  CREATE INDEX audit_events_at ON audit_events (at);
+  CREATE INDEX audit_events_client ON audit_events (client_key, at);
+  CREATE INDEX audit_events_owner ON audit_events (owner_id, at);
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */

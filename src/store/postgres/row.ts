@@ -4,6 +4,7 @@
  * which must fail loudly rather than pass through.
  */
 import { rowMappers } from '../rows.ts';
+import type { Sealer } from '../sealing.ts';
 export type Row = Record<string, unknown>;
 
 function wrong(row: Row, column: string, expected: string): Error {
@@ -52,4 +53,11 @@ export function first(rows: readonly Row[]): Row {
 }
 
 /** This driver's rows as domain objects (src/store/rows.ts). */
-export const fromRow = rowMappers<Row>({ text, textOrNull, int, intOrNull, bool, stringList });
+const readers = { text, textOrNull, int, intOrNull, bool, stringList };
+
+export const fromRow = rowMappers<Row>(readers);
+
+/** The mappers opening sealed secrets with `sealer` (src/store/sealing.ts). */
+export function sealedRows(sealer: Sealer) {
+  return rowMappers<Row>(readers, sealer);
+}

@@ -9,10 +9,15 @@ import type {
   TemporaryCredentialStore,
 } from '../types.ts';
 import type { Database } from './database.ts';
-import { int, fromRow } from './row.ts';
+import { sealedIn, type Sealer } from '../sealing.ts';
+import { int, sealedRows } from './row.ts';
 
-export function postgresTemporaryCredentials(db: Database): TemporaryCredentialStore {
+export function postgresTemporaryCredentials(
+  db: Database,
+  sealer: Sealer,
+): TemporaryCredentialStore {
   const temporary = db.table('temporary_credentials');
+  const fromRow = sealedRows(sealer);
   const tokens = db.table('token_credentials');
 
   // §2.3 in one statement: the UPDATE consumes, the INSERT issues once per consumed row (so
@@ -26,27 +31,29 @@ export function postgresTemporaryCredentials(db: Database): TemporaryCredentialS
       RETURNING *
     ), issued AS (
       INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at,
-        session_handle_hash, session_expires_at)
+        session_handle_hash, session_expires_at, secret_key_id)
       SELECT $4::text, $5::text, $6::text, $7::text, $8::text, $9::bigint, $10::bigint,
-        $11::text, $12::bigint
+        $11::text, $12::bigint, $13::text
       FROM consumed
     )
     SELECT * FROM consumed`;
 
   return {
     async create(credential: NewTemporaryCredential) {
+      const secret = sealer.seal(credential.secret, sealedIn.temporaryCredential(credential.token));
       await db.query(
-        `INSERT INTO ${temporary}
-           (token, secret, client_key, callback, requested_scope, state, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, 'issued', $6, $7)`,
+        `INSERT INTO ${temporary} (token, secret, client_key, callback, requested_scope, state,
+           created_at, expires_at, secret_key_id)
+         VALUES ($1, $2, $3, $4, $5, 'issued', $6, $7, $8)`,
         [
           credential.token,
-          credential.secret,
+          secret.value,
           credential.clientKey,
           credential.callback,
           credential.requestedScope,
           credential.createdAt,
           credential.expiresAt,
+          secret.keyId,
         ],
       );
     },
@@ -83,12 +90,13 @@ export function postgresTemporaryCredentials(db: Database): TemporaryCredentialS
       return rows[0] === undefined ? 0 : int(rows[0], 'verifier_failures');
     },
     async exchange(token: string, clientKey: string, now: number, issue: NewTokenCredential) {
+      const secret = sealer.seal(issue.secret, sealedIn.tokenCredential(issue.token));
       const { rows } = await db.query(exchangeSql, [
         token,
         clientKey,
         now,
         issue.token,
-        issue.secret,
+        secret.value,
         issue.clientKey,
         issue.ownerId,
         issue.scope,
@@ -96,6 +104,7 @@ export function postgresTemporaryCredentials(db: Database): TemporaryCredentialS
         issue.expiresAt,
         issue.sessionHandleHash ?? null,
         issue.sessionExpiresAt ?? null,
+        secret.keyId,
       ]);
       return rows[0] === undefined ? undefined : fromRow.toTemporaryCredential(rows[0]);
     },

@@ -1,10 +1,14 @@
 /** Token credentials (RFC 5849 §2.3) in PostgreSQL: the owner's grant, until expiry or revocation. */
 import type { NewTokenCredential, TokenCredentialStore } from '../types.ts';
 import type { Database } from './database.ts';
-import { first, int, fromRow } from './row.ts';
+import { sealedIn, type Sealer } from '../sealing.ts';
+import { first, int, sealedRows } from './row.ts';
 
-export function postgresTokenCredentials(db: Database): TokenCredentialStore {
+export function postgresTokenCredentials(db: Database, sealer: Sealer): TokenCredentialStore {
   const tokens = db.table('token_credentials');
+  const fromRow = sealedRows(sealer);
+  const seal = (credential: NewTokenCredential) =>
+    sealer.seal(credential.secret, sealedIn.tokenCredential(credential.token));
   const order = 'ORDER BY issued_at, token';
 
   // GREATEST ignores NULL, and batches from several instances may arrive out of order: last
@@ -22,13 +26,14 @@ export function postgresTokenCredentials(db: Database): TokenCredentialStore {
 
   return {
     async create(credential: NewTokenCredential) {
+      const secret = seal(credential);
       const { rows } = await db.query(
         `INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at,
-           session_handle_hash, session_expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+           session_handle_hash, session_expires_at, secret_key_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
         [
           credential.token,
-          credential.secret,
+          secret.value,
           credential.clientKey,
           credential.ownerId,
           credential.scope,
@@ -36,6 +41,7 @@ export function postgresTokenCredentials(db: Database): TokenCredentialStore {
           credential.expiresAt,
           credential.sessionHandleHash ?? null,
           credential.sessionExpiresAt ?? null,
+          secret.keyId,
         ],
       );
       return fromRow.toTokenCredential(first(rows));
@@ -73,6 +79,7 @@ export function postgresTokenCredentials(db: Database): TokenCredentialStore {
       return result.count;
     },
     async renew(token: string, handleHash: string, now: number, renewed: NewTokenCredential) {
+      const secret = seal(renewed);
       // One statement: the DELETE takes the old row's lock, so a concurrent renewal waits and
       // then finds it gone; the INSERT runs once per deleted row, so never for the loser.
       const { rows } = await db.query(
@@ -83,9 +90,9 @@ export function postgresTokenCredentials(db: Database): TokenCredentialStore {
            RETURNING token
          )
          INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at,
-           session_handle_hash, session_expires_at)
+           session_handle_hash, session_expires_at, secret_key_id)
          SELECT $4::text, $5::text, $6::text, $7::text, $8::text, $9::bigint, $10::bigint,
-           $11::text, $12::bigint
+           $11::text, $12::bigint, $13::text
          FROM renewed
          RETURNING *`,
         [
@@ -93,7 +100,7 @@ export function postgresTokenCredentials(db: Database): TokenCredentialStore {
           handleHash,
           now,
           renewed.token,
-          renewed.secret,
+          secret.value,
           renewed.clientKey,
           renewed.ownerId,
           renewed.scope,
@@ -101,6 +108,7 @@ export function postgresTokenCredentials(db: Database): TokenCredentialStore {
           renewed.expiresAt,
           renewed.sessionHandleHash ?? null,
           renewed.sessionExpiresAt ?? null,
+          secret.keyId,
         ],
       );
       return rows[0] === undefined ? undefined : fromRow.toTokenCredential(rows[0]);

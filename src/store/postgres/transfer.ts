@@ -5,7 +5,8 @@
  */
 import type { Client, TokenCredential, TransferStore } from '../types.ts';
 import type { Database, Query } from './database.ts';
-import { fromRow } from './row.ts';
+import { sealedIn, type Sealer } from '../sealing.ts';
+import { sealedRows } from './row.ts';
 
 const CLIENT_COLUMNS = [
   'key',
@@ -22,6 +23,7 @@ const CLIENT_COLUMNS = [
   'disabled',
   'session_extension',
   'created_at',
+  'secret_key_id',
 ] as const;
 const TOKEN_COLUMNS = [
   'token',
@@ -35,12 +37,15 @@ const TOKEN_COLUMNS = [
   'revoked_at',
   'session_handle_hash',
   'session_expires_at',
+  'secret_key_id',
 ] as const;
 
-function clientRecord(client: Client) {
+function clientRecord(client: Client, sealer: Sealer) {
+  const secret = sealer.seal(client.secret, sealedIn.client(client.key));
   return {
     key: client.key,
-    secret: client.secret,
+    secret: secret.value,
+    secret_key_id: secret.keyId,
     name: client.name,
     description: client.description,
     website: client.website,
@@ -56,10 +61,12 @@ function clientRecord(client: Client) {
   };
 }
 
-function tokenRecord(token: TokenCredential) {
+function tokenRecord(token: TokenCredential, sealer: Sealer) {
+  const secret = sealer.seal(token.secret, sealedIn.tokenCredential(token.token));
   return {
     token: token.token,
-    secret: token.secret,
+    secret: secret.value,
+    secret_key_id: secret.keyId,
     client_key: token.clientKey,
     owner_id: token.ownerId,
     scope: token.scope,
@@ -72,7 +79,10 @@ function tokenRecord(token: TokenCredential) {
   };
 }
 
-export function postgresTransfer(db: Database): TransferStore {
+export function postgresTransfer(db: Database, sealer: Sealer): TransferStore {
+  const fromRow = sealedRows(sealer);
+  const clientRow = (client: Client) => clientRecord(client, sealer);
+  const tokenRow = (token: TokenCredential) => tokenRecord(token, sealer);
   const clients = db.table('clients');
   const tokens = db.table('token_credentials');
   const upsert = (columns: readonly string[]) =>
@@ -88,18 +98,18 @@ export function postgresTransfer(db: Database): TransferStore {
       ARRAY(SELECT json_array_elements_text(r.callbacks)),
       ARRAY(SELECT json_array_elements_text(r.signature_methods)),
       r.rsa_public_key, r.constrained_device, r.verified, r.developer_id, r.disabled,
-      r.session_extension, r.created_at
+      r.session_extension, r.created_at, r.secret_key_id
     FROM json_to_recordset($1::json) AS r (key text, secret text, name text, description text,
       website text, callbacks json, signature_methods json, rsa_public_key text,
       constrained_device boolean, verified boolean, developer_id text, disabled boolean,
-      session_extension boolean, created_at bigint)
+      session_extension boolean, created_at bigint, secret_key_id text)
     ${replace ? upsert(CLIENT_COLUMNS) : ''}`;
   const tokensSql = (replace: boolean) => `
     INSERT INTO ${tokens} (${TOKEN_COLUMNS.join(', ')})
     SELECT ${TOKEN_COLUMNS.map((column) => `r.${column}`).join(', ')}
     FROM json_to_recordset($1::json) AS r (token text, secret text, client_key text,
       owner_id text, scope text, issued_at bigint, expires_at bigint, last_used_at bigint,
-      revoked_at bigint, session_handle_hash text, session_expires_at bigint)
+      revoked_at bigint, session_handle_hash text, session_expires_at bigint, secret_key_id text)
     ${replace ? upsert(TOKEN_COLUMNS) : ''}`;
 
   async function write(query: Query, sql: string, rows: readonly object[]): Promise<void> {
@@ -130,10 +140,10 @@ export function postgresTransfer(db: Database): TransferStore {
           }
         }
         const { writes, result } = plan(found);
-        await write(query, clientsSql(false), writes.createClients.map(clientRecord));
-        await write(query, clientsSql(true), writes.replaceClients.map(clientRecord));
-        await write(query, tokensSql(false), writes.createTokens.map(tokenRecord));
-        await write(query, tokensSql(true), writes.replaceTokens.map(tokenRecord));
+        await write(query, clientsSql(false), writes.createClients.map(clientRow));
+        await write(query, clientsSql(true), writes.replaceClients.map(clientRow));
+        await write(query, tokensSql(false), writes.createTokens.map(tokenRow));
+        await write(query, tokensSql(true), writes.replaceTokens.map(tokenRow));
         return result;
       })) as TransferStore['writeBatch'],
     async clientsAfter(after, limit) {

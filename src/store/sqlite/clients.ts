@@ -3,11 +3,13 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { ClientChanges, ClientStore, NewClient } from '../types.ts';
 import { updatableClientColumns } from '../rows.ts';
 import { method } from './errors.ts';
-import { fromRow } from './row.ts';
+import { sealedIn, type Sealer } from '../sealing.ts';
+import { sealedRows } from './row.ts';
 
 const updateSql = `UPDATE clients SET ${Object.values(updatableClientColumns)
   .map((column) => `${column} = CASE WHEN :set_${column} THEN :${column} ELSE ${column} END`)
-  .join(', ')} WHERE key = :key RETURNING *`;
+  .join(', ')}, secret_key_id = CASE WHEN :set_secret THEN :secret_key_id ELSE secret_key_id END
+  WHERE key = :key RETURNING *`;
 
 function storedValue(value: ClientChanges[keyof ClientChanges]): string | number | null {
   if (value === undefined || value === null) return null;
@@ -16,12 +18,13 @@ function storedValue(value: ClientChanges[keyof ClientChanges]): string | number
   return JSON.stringify(value);
 }
 
-export function sqliteClients(db: DatabaseSync, now: () => number): ClientStore {
+export function sqliteClients(db: DatabaseSync, now: () => number, sealer: Sealer): ClientStore {
+  const fromRow = sealedRows(sealer);
   const insert = db.prepare(
-    `INSERT INTO clients (key, secret, name, description, website, callbacks, signature_methods,
-       rsa_public_key, constrained_device, verified, developer_id, disabled, session_extension,
-       created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    `INSERT INTO clients (key, secret, secret_key_id, name, description, website, callbacks,
+       signature_methods, rsa_public_key, constrained_device, verified, developer_id, disabled,
+       session_extension, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
   );
   const select = db.prepare('SELECT * FROM clients WHERE key = ?');
   const selectAll = db.prepare('SELECT * FROM clients ORDER BY created_at, key');
@@ -33,9 +36,11 @@ export function sqliteClients(db: DatabaseSync, now: () => number): ClientStore 
 
   return {
     create: method((client: NewClient) => {
+      const secret = sealer.seal(client.secret, sealedIn.client(client.key));
       const row = insert.get(
         client.key,
-        client.secret,
+        secret.value,
+        secret.keyId,
         client.name,
         client.description,
         client.website,
@@ -70,6 +75,12 @@ export function sqliteClients(db: DatabaseSync, now: () => number): ClientStore 
         parameters[`set_${column}`] = value === undefined ? 0 : 1;
         parameters[column] = storedValue(value);
       }
+      const secret =
+        changes.secret === undefined
+          ? undefined
+          : sealer.seal(changes.secret, sealedIn.client(key));
+      parameters.secret = secret?.value ?? null;
+      parameters.secret_key_id = secret?.keyId ?? null;
       const row = update.get(parameters);
       return row === undefined ? undefined : fromRow.toClient(row);
     }),

@@ -9,15 +9,18 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
 import { createMemoryRateCounters } from '../memory-rate-counters.ts';
 import { sqliteAttempts } from './attempts.ts';
+import { sqliteAudit } from './audit.ts';
 import { sqliteClients } from './clients.ts';
 import { sqliteLoginChallenges } from './login-challenges.ts';
 import { startCheckpointer, type CheckpointReport } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
 import { sqliteNonces } from './nonces.ts';
 import { sqliteOwners } from './owners.ts';
+import { sqliteSealedSecrets } from './sealed-secrets.ts';
 import { sqliteSessions } from './sessions.ts';
 import { sqliteTemporaryCredentials } from './temporary-credentials.ts';
 import { sqliteTokenCredentials } from './token-credentials.ts';
@@ -42,6 +45,8 @@ export interface SqliteStoreOptions {
   readonly maxWalBytes?: number;
   /** Told of each RESTART or TRUNCATE checkpoint the worker runs (diagnostics, tests). */
   readonly onCheckpoint?: (report: CheckpointReport) => void;
+  /** The keys that seal secrets at rest (src/store/key-file.ts); without it, secrets in clear. */
+  readonly keyring?: Keyring | undefined;
   /**
    * Told when a checkpoint fails for another reason than a busy lock (a full disk), once
    * until checkpoints succeed again; a process warning when not given.
@@ -116,9 +121,10 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
 
   // Clients, tokens and owners are read on every verified request and rarely change.
   const cache = readCacheOn(db);
-  const clients = sqliteClients(db, now);
+  const sealer = createSealer(options.keyring);
+  const clients = sqliteClients(db, now, sealer);
   const owners = sqliteOwners(db, now);
-  const tokenCredentials = sqliteTokenCredentials(db, transaction);
+  const tokenCredentials = sqliteTokenCredentials(db, transaction, sealer);
 
   return {
     clients: {
@@ -129,7 +135,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       ...cache.invalidating(owners, ['findById', 'findByUsername', 'findByIdentity', 'list']),
       findById: cache.cached(owners.findById),
     },
-    temporaryCredentials: cache.invalidating(sqliteTemporaryCredentials(db, transaction), ['find']),
+    temporaryCredentials: cache.invalidating(sqliteTemporaryCredentials(db, transaction, sealer), [
+      'find',
+    ]),
     tokenCredentials: {
       ...cache.invalidating(tokenCredentials, ['find', 'list', 'count']),
       find: cache.cached(tokenCredentials.find),
@@ -138,8 +146,13 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     sessions: sqliteSessions(db),
     attempts: sqliteAttempts(db, transaction),
     rateCounters: createMemoryRateCounters(),
-    transfer: cache.invalidating(sqliteTransfer(db, transaction), ['clientsAfter', 'tokensAfter']),
+    transfer: cache.invalidating(sqliteTransfer(db, transaction, sealer), [
+      'clientsAfter',
+      'tokensAfter',
+    ]),
     loginChallenges: sqliteLoginChallenges(db),
+    secrets: sqliteSealedSecrets(db, transaction, sealer),
+    audit: sqliteAudit(db),
     async ping() {
       try {
         ping.get();

@@ -4,6 +4,7 @@
  * change, so a migration is applied whole or not at all. Append only: never edit a released
  * entry, add a new one.
  */
+import { createHash } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 
 export const migrations: readonly string[] = [
@@ -183,6 +184,31 @@ export const migrations: readonly string[] = [
   ALTER TABLE clients ADD COLUMN requests_per_minute INTEGER;
   ALTER TABLE clients ADD COLUMN failures_per_minute INTEGER;
   `,
+  // 9: secrets at rest (src/store/sealing.ts): the id of the key each secret is sealed under,
+  // null for one in clear (sealed by the next start with a key, or `latchkey keys reseal`);
+  // verifiers kept only as digests (latchkey_digest: SHA-256, base64url, as the provider's).
+  `
+  ALTER TABLE clients ADD COLUMN secret_key_id TEXT;
+  ALTER TABLE temporary_credentials ADD COLUMN secret_key_id TEXT;
+  ALTER TABLE token_credentials ADD COLUMN secret_key_id TEXT;
+  UPDATE temporary_credentials SET verifier = latchkey_digest(verifier) WHERE verifier IS NOT NULL;
+  `,
+  // 10: the audit trail of security events (src/store/types.ts AuditStore), newest read first.
+  `
+  CREATE TABLE audit_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    owner_id TEXT,
+    client_key TEXT,
+    address TEXT,
+    detail TEXT NOT NULL
+  );
+  CREATE INDEX audit_events_at ON audit_events (at);
+  CREATE INDEX audit_events_client ON audit_events (client_key, at);
+  CREATE INDEX audit_events_owner ON audit_events (owner_id, at);
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */
@@ -198,6 +224,10 @@ export function schemaVersion(db: DatabaseSync): number {
  * rather than used with a schema we do not know.
  */
 export function applyMigrations(db: DatabaseSync): number {
+  // Migration 8 digests the stored verifiers as the provider does (src/provider/sessions.ts).
+  db.function('latchkey_digest', { deterministic: true }, (value) =>
+    typeof value === 'string' ? createHash('sha256').update(value).digest('base64url') : value,
+  );
   // A migration may rebuild a table others refer to (SQLite's documented ALTER TABLE
   // procedure): with foreign keys on, dropping the old table would cascade its deletes. The
   // pragma has no effect inside a transaction, so it is set around it, and the keys are

@@ -3,6 +3,7 @@
  * type means a damaged or foreign database, which must fail loudly rather than pass through.
  */
 import { rowMappers } from '../rows.ts';
+import type { Sealer } from '../sealing.ts';
 import type { SQLOutputValue } from 'node:sqlite';
 
 export type Row = Record<string, SQLOutputValue>;
@@ -47,4 +48,11 @@ export function stringList(row: Row, column: string): string[] {
 }
 
 /** This driver's rows as domain objects (src/store/rows.ts). */
-export const fromRow = rowMappers<Row>({ text, textOrNull, int, intOrNull, bool, stringList });
+const readers = { text, textOrNull, int, intOrNull, bool, stringList };
+
+export const fromRow = rowMappers<Row>(readers);
+
+/** The mappers opening sealed secrets with `sealer` (src/store/sealing.ts). */
+export function sealedRows(sealer: Sealer) {
+  return rowMappers<Row>(readers, sealer);
+}

@@ -9,18 +9,21 @@ import type {
   TemporaryCredentialStore,
 } from '../types.ts';
 import { method } from './errors.ts';
-import { int, fromRow } from './row.ts';
+import { sealedIn, type Sealer } from '../sealing.ts';
+import { int, sealedRows } from './row.ts';
 import { prepareTokenInsert } from './token-credentials.ts';
 import type { Transaction } from './transaction.ts';
 
 export function sqliteTemporaryCredentials(
   db: DatabaseSync,
   transaction: Transaction,
+  sealer: Sealer,
 ): TemporaryCredentialStore {
+  const fromRow = sealedRows(sealer);
   const insert = db.prepare(
-    `INSERT INTO temporary_credentials
-       (token, secret, client_key, callback, requested_scope, state, created_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, 'issued', ?, ?)`,
+    `INSERT INTO temporary_credentials (token, secret, secret_key_id, client_key, callback,
+       requested_scope, state, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'issued', ?, ?)`,
   );
   const select = db.prepare('SELECT * FROM temporary_credentials WHERE token = ?');
   const authorize = db.prepare(
@@ -42,15 +45,17 @@ export function sqliteTemporaryCredentials(
      WHERE token = ? AND client_key = ? AND state = 'authorized' AND expires_at > ?
      RETURNING *`,
   );
-  const insertToken = prepareTokenInsert(db);
+  const insertToken = prepareTokenInsert(db, sealer);
   const remove = db.prepare('DELETE FROM temporary_credentials WHERE token = ?');
   const purge = db.prepare('DELETE FROM temporary_credentials WHERE expires_at < ?');
 
   return {
     create: method((credential: NewTemporaryCredential) => {
+      const secret = sealer.seal(credential.secret, sealedIn.temporaryCredential(credential.token));
       insert.run(
         credential.token,
-        credential.secret,
+        secret.value,
+        secret.keyId,
         credential.clientKey,
         credential.callback,
         credential.requestedScope,

@@ -2,22 +2,27 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { NewTokenCredential, TokenCredential, TokenCredentialStore } from '../types.ts';
 import { method } from './errors.ts';
-import { fromRow } from './row.ts';
+import { sealedIn, type Sealer } from '../sealing.ts';
+import { sealedRows } from './row.ts';
 import type { Transaction } from './transaction.ts';
 
 /** The one INSERT, shared with the temporary-credential exchange (§2.3). */
 export function prepareTokenInsert(
   db: DatabaseSync,
+  sealer: Sealer,
 ): (credential: NewTokenCredential) => TokenCredential {
+  const fromRow = sealedRows(sealer);
   const insert = db.prepare(
-    `INSERT INTO token_credentials (token, secret, client_key, owner_id, scope, issued_at,
-       expires_at, session_handle_hash, session_expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    `INSERT INTO token_credentials (token, secret, secret_key_id, client_key, owner_id, scope,
+       issued_at, expires_at, session_handle_hash, session_expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
   );
   return (credential) => {
+    const secret = sealer.seal(credential.secret, sealedIn.tokenCredential(credential.token));
     const row = insert.get(
       credential.token,
-      credential.secret,
+      secret.value,
+      secret.keyId,
       credential.clientKey,
       credential.ownerId,
       credential.scope,
@@ -34,8 +39,10 @@ export function prepareTokenInsert(
 export function sqliteTokenCredentials(
   db: DatabaseSync,
   transaction: Transaction,
+  sealer: Sealer,
 ): TokenCredentialStore {
-  const insert = prepareTokenInsert(db);
+  const fromRow = sealedRows(sealer);
+  const insert = prepareTokenInsert(db, sealer);
   // A primary-key search on token: one b-tree descent even with millions of tokens.
   const select = db.prepare('SELECT * FROM token_credentials WHERE token = ?');
   const selectAll = db.prepare('SELECT * FROM token_credentials ORDER BY issued_at, token');

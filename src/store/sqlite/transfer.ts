@@ -6,13 +6,14 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Client, TokenCredential, TransferStore } from '../types.ts';
 import { method } from './errors.ts';
-import { fromRow } from './row.ts';
+import { sealedIn, type Sealer } from '../sealing.ts';
+import { sealedRows } from './row.ts';
 import type { Transaction } from './transaction.ts';
 
-const CLIENT_COLUMNS = `key, secret, name, description, website, callbacks, signature_methods,
+const CLIENT_COLUMNS = `key, secret, secret_key_id, name, description, website, callbacks, signature_methods,
   rsa_public_key, constrained_device, verified, developer_id, disabled, session_extension,
   created_at`;
-const TOKEN_COLUMNS = `token, secret, client_key, owner_id, scope, issued_at, expires_at,
+const TOKEN_COLUMNS = `token, secret, secret_key_id, client_key, owner_id, scope, issued_at, expires_at,
   last_used_at, revoked_at, session_handle_hash, session_expires_at`;
 
 /** Every column except the key, set from the inserted row (SQLite's upsert `excluded`). */
@@ -25,10 +26,12 @@ function replaceSet(columns: string): string {
     .join(', ');
 }
 
-function clientValues(client: Client) {
+function clientValues(client: Client, sealer: Sealer) {
+  const secret = sealer.seal(client.secret, sealedIn.client(client.key));
   return [
     client.key,
-    client.secret,
+    secret.value,
+    secret.keyId,
     client.name,
     client.description,
     client.website,
@@ -44,10 +47,12 @@ function clientValues(client: Client) {
   ];
 }
 
-function tokenValues(token: TokenCredential) {
+function tokenValues(token: TokenCredential, sealer: Sealer) {
+  const secret = sealer.seal(token.secret, sealedIn.tokenCredential(token.token));
   return [
     token.token,
-    token.secret,
+    secret.value,
+    secret.keyId,
     token.clientKey,
     token.ownerId,
     token.scope,
@@ -60,9 +65,14 @@ function tokenValues(token: TokenCredential) {
   ];
 }
 
-export function sqliteTransfer(db: DatabaseSync, transaction: Transaction): TransferStore {
-  const clientMarks = '?, '.repeat(13) + '?';
-  const tokenMarks = '?, '.repeat(10) + '?';
+export function sqliteTransfer(
+  db: DatabaseSync,
+  transaction: Transaction,
+  sealer: Sealer,
+): TransferStore {
+  const fromRow = sealedRows(sealer);
+  const clientMarks = '?, '.repeat(14) + '?';
+  const tokenMarks = '?, '.repeat(11) + '?';
   const insertClient = db.prepare(
     `INSERT INTO clients (${CLIENT_COLUMNS}) VALUES (${clientMarks})`,
   );
@@ -105,10 +115,12 @@ export function sqliteTransfer(db: DatabaseSync, transaction: Transaction): Tran
           if (row !== undefined) tokens.set(token, fromRow.toTokenCredential(row));
         }
         const { writes, result } = plan({ clients, tokens });
-        for (const client of writes.createClients) insertClient.run(...clientValues(client));
-        for (const client of writes.replaceClients) replaceClient.run(...clientValues(client));
-        for (const token of writes.createTokens) insertToken.run(...tokenValues(token));
-        for (const token of writes.replaceTokens) replaceToken.run(...tokenValues(token));
+        for (const client of writes.createClients)
+          insertClient.run(...clientValues(client, sealer));
+        for (const client of writes.replaceClients)
+          replaceClient.run(...clientValues(client, sealer));
+        for (const token of writes.createTokens) insertToken.run(...tokenValues(token, sealer));
+        for (const token of writes.replaceTokens) replaceToken.run(...tokenValues(token, sealer));
         return result;
       });
     }) as TransferStore['writeBatch'],

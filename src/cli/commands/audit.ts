@@ -1,0 +1,87 @@
+/**
+ * `latchkey audit`: the audit trail of security events, newest first (docs/security.md "The
+ * audit trail"): who (owner, client, admin API, operator), what, when, from which address.
+ */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { storeSettingNames } from '../config/config.ts';
+import { withProvider } from '../context.ts';
+import { print, printJson, table, time } from '../output.ts';
+import { configOf, withSettings } from '../settings-options.ts';
+
+interface AuditOptions {
+  since?: number;
+  client?: string;
+  user?: string;
+  limit?: number;
+  json?: boolean;
+}
+
+/** An ISO 8601 time, or a duration back from now: `30m`, `12h`, `7d`. */
+function since(value: string): number {
+  const relative = /^(\d+)([mhd])$/.exec(value);
+  if (relative !== null) {
+    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[relative[2] as 'm' | 'h' | 'd'];
+    return Date.now() - Number(relative[1]) * unit;
+  }
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) throw new InvalidArgumentError('must be an ISO 8601 time or 30m, 12h, 7d');
+  return at;
+}
+
+function limit(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new InvalidArgumentError('must be a whole number, at least 1');
+  }
+  return Number(value);
+}
+
+export function registerAudit(program: Command): void {
+  withSettings(program.command('audit'), storeSettingNames)
+    .description('the audit trail of security events, newest first')
+    .option('--since <time>', 'only events from this time (ISO 8601, or 30m, 12h, 7d ago)', since)
+    .option('--client <key>', 'only events about this client')
+    .option('--user <user>', 'only events about this resource owner (username, id or subject)')
+    .option('--limit <n>', 'at most this many events (default 1000)', limit)
+    .option('--json', 'print JSON')
+    .action(async (options: AuditOptions, command: Command) => {
+      const events = await withProvider(configOf(command), async (p) => {
+        const ownerId =
+          options.user === undefined ? undefined : (await p.owners.resolve(options.user)).id;
+        return p.audit.list({
+          since: options.since,
+          clientKey: options.client,
+          ownerId,
+          limit: options.limit,
+        });
+      });
+      if (options.json === true) {
+        printJson(
+          events.map((e) => ({
+            at: time(e.at),
+            event: e.event,
+            actor: e.actor,
+            owner: e.ownerId,
+            client: e.clientKey,
+            address: e.address,
+            detail: JSON.parse(e.detail) as unknown,
+          })),
+        );
+        return;
+      }
+      print(
+        table(
+          ['time', 'event', 'actor', 'owner', 'client', 'address', 'detail'],
+          events.map((e) => [
+            time(e.at),
+            e.event,
+            e.actor,
+            e.ownerId ?? '-',
+            e.clientKey ?? '-',
+            e.address ?? '-',
+            e.detail === '{}' ? '' : e.detail,
+          ]),
+        ),
+      );
+    });
+}

@@ -1,0 +1,77 @@
+/**
+ * Which keys seal the secrets at rest (docs/security.md "Secrets at rest"), from the
+ * configuration: `secretKey` (LATCHKEY_SECRET_KEY), else `secretKeyFile`, else, for an SQLite
+ * database, `latchkey.key` beside it (created on first use, docs/decisions.md); with
+ * PostgreSQL and neither, none: secrets in clear, and `serve` says so.
+ */
+import { dirname, join } from 'node:path';
+import type { LatchkeyConfig } from './config/config.ts';
+import { ensureKeyFile, fileKeyring, fixedKeyring, keySetOf } from '../store/key-file.ts';
+import { isPostgresUrl } from '../store/locations.ts';
+import type { Keyring } from '../store/sealing.ts';
+
+export type KeyChoice =
+  | {
+      readonly source: 'setting';
+      readonly keyring: Keyring & { readonly ids: () => string[] };
+    }
+  | {
+      readonly source: 'file' | 'beside-database';
+      readonly path: string;
+      /** A new key file was made by this call. */
+      readonly created: boolean;
+      readonly keyring: Keyring & { readonly ids: () => string[] };
+    }
+  | { readonly source: 'none'; readonly keyring: undefined };
+
+/** The key file path the configuration names, or the default beside an SQLite file. */
+export function keyFileOf(config: LatchkeyConfig): string | undefined {
+  if (config.secretKeyFile !== undefined) return config.secretKeyFile;
+  if (isPostgresUrl(config.database) || config.database === ':memory:') return undefined;
+  return join(dirname(config.database), 'latchkey.key');
+}
+
+export function chooseKeys(config: LatchkeyConfig): KeyChoice {
+  if (config.secretKey !== undefined) {
+    return { source: 'setting', keyring: fixedKeyring(keySetOf(config.secretKey)) };
+  }
+  const path = keyFileOf(config);
+  if (path === undefined) return { source: 'none', keyring: undefined };
+  const created = ensureKeyFile(path);
+  return {
+    source: config.secretKeyFile === undefined ? 'beside-database' : 'file',
+    path,
+    created,
+    keyring: fileKeyring(path),
+  };
+}
+
+/** The start-up line saying where the key comes from; `warn` when an operator must act. */
+export function describeKeys(choice: KeyChoice): { level: 'info' | 'warn'; message: string } {
+  switch (choice.source) {
+    case 'setting':
+      return { level: 'info', message: 'secrets at rest sealed under LATCHKEY_SECRET_KEY' };
+    case 'file':
+      return { level: 'info', message: `secrets at rest sealed under the key file ${choice.path}` };
+    case 'beside-database':
+      return choice.created
+        ? {
+            level: 'warn',
+            message:
+              `secrets at rest sealed under a new key file beside the database, ${choice.path}: ` +
+              'back it up apart from the database (without it no secret can be read), or set ' +
+              'secretKeyFile or LATCHKEY_SECRET_KEY to keep the key elsewhere',
+          }
+        : {
+            level: 'info',
+            message: `secrets at rest sealed under the key file beside the database, ${choice.path}`,
+          };
+    default:
+      return {
+        level: 'warn',
+        message:
+          'no secret key configured (LATCHKEY_SECRET_KEY or secretKeyFile): client and token ' +
+          'secrets are stored IN CLEAR in the database',
+      };
+  }
+}
