@@ -89,6 +89,41 @@ describe('Delegated sign-in: the login challenge and POST /admin/login/accept|re
     assert.equal(again.json().error, 'conflict');
   });
 
+  it('records the admin API accept and the sign-in it led to in the audit trail', async () => {
+    const stored: string[] = [];
+    const both = new Promise<void>((resolve) => {
+      const listener = (entry: { event: string }) => {
+        stored.push(entry.event);
+        if (stored.includes('admin.login-accepted') && stored.includes('owner.signed-in')) {
+          world.provider.events.off('audit', listener);
+          resolve();
+        }
+      };
+      world.provider.events.on('audit', listener);
+    });
+    const browser = world.browser();
+    const { challenge } = await challengeFor(browser);
+    const accepted = await admin('/admin/login/accept', {
+      login_challenge: challenge,
+      subject: 'user-audit',
+      name: 'Audited Person',
+    });
+    await browser.get(redirectOf(accepted));
+    await both;
+    const events = await world.provider.audit.list({});
+    const acceptance = events.find((e) => e.event === 'admin.login-accepted');
+    assert.deepEqual(
+      [acceptance?.actor, acceptance?.address, JSON.parse(acceptance?.detail ?? '{}')],
+      ['admin', '127.0.0.1', { subject: 'user-audit' }],
+    );
+    const signIn = events.find((e) => e.event === 'owner.signed-in');
+    assert.deepEqual(
+      [signIn?.actor, JSON.parse(signIn?.detail ?? '{}')],
+      ['owner', { source: 'delegated' }],
+    );
+    assert.equal(JSON.stringify(events).includes(ADMIN_TOKEN), false);
+  });
+
   it('refuses a wrong, missing or malformed admin token with 401 and a Bearer challenge, in constant time', async () => {
     const { challenge } = await challengeFor(world.browser());
     for (const token of ['', 'wrong', `${ADMIN_TOKEN}x`, ADMIN_TOKEN.slice(0, -1)]) {
