@@ -34,6 +34,8 @@ import {
 import type { ClientCredentials, SignedRequest, TokenCredentials } from '../../src/client/index.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import { openStore } from '../../src/store/index.ts';
+import { fixedKeyring, keySetOf } from '../../src/store/key-file.ts';
+import { randomBytes } from 'node:crypto';
 import type { Store } from '../../src/store/index.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/latchkey.js', import.meta.url));
@@ -92,6 +94,10 @@ interface Served {
   readonly exited: Promise<unknown>;
 }
 
+// One sealing key for the checking store in this process and every server it starts: the
+// servers seal the secrets this process reads back.
+const secretKey = randomBytes(32).toString('base64url');
+
 function isPostgres(database: string): boolean {
   return /^postgres(ql)?:\/\//i.test(database);
 }
@@ -105,6 +111,7 @@ async function serve(options: KillCyclesOptions, port: number): Promise<Served> 
     LATCHKEY_DATABASE: options.database,
     LATCHKEY_PORT: String(port),
     LATCHKEY_LOG_LEVEL: 'silent',
+    LATCHKEY_SECRET_KEY: secretKey,
     ...(options.redis === undefined ? {} : { LATCHKEY_REDIS: options.redis }),
     ...(options.schema === undefined ? {} : { LATCHKEY_POSTGRES_SCHEMA: options.schema }),
     ...(options.prefix === undefined ? {} : { LATCHKEY_REDIS_PREFIX: options.prefix }),
@@ -166,6 +173,7 @@ export async function runKillCycles(options: KillCyclesOptions): Promise<KillCyc
     redis: options.redis,
     schema: options.schema,
     redisPrefix: options.prefix,
+    keyring: fixedKeyring(keySetOf(secretKey)),
   } as Parameters<typeof openStore>[1]);
   const provider = createProvider({ store });
   const registered = await provider.clients.register({ name: 'Kill -9 load' });

@@ -16,6 +16,8 @@ import { signRequest } from '../../src/client/index.ts';
 import type { ClientCredentials, TokenCredentials } from '../../src/client/index.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
+import { fixedKeyring, keySetOf } from '../../src/store/key-file.ts';
+import { randomBytes } from 'node:crypto';
 import type { Store } from '../../src/store/index.ts';
 import { bin, workspace } from '../cli/run-cli.ts';
 import { requirement } from '../support/requirements.ts';
@@ -28,6 +30,8 @@ const skip = requirement(
 );
 
 const STEP_SECONDS = 600;
+/** The sealing key shared by the server and this process's store (the server seals what the test reads). */
+const secretKey = randomBytes(32).toString('base64url');
 /** Upkeep runs every 5 s: two rounds take about 10 s; past this the test fails as hung. */
 const HANG_MS = 60_000;
 
@@ -51,7 +55,11 @@ describe(
 
     before(async () => {
       step(0);
-      store = createSqliteStore({ path: space.database, checkpointIntervalMs: 0 });
+      store = createSqliteStore({
+        path: space.database,
+        checkpointIntervalMs: 0,
+        keyring: fixedKeyring(keySetOf(secretKey)),
+      });
       const provider = createProvider({ store });
       const registered = await provider.clients.register({ name: 'Clock probe' });
       const owner = await provider.owners.create('clock-owner', 'a long password');
@@ -63,6 +71,7 @@ describe(
       child = spawn(process.execPath, [bin, 'serve', '--port', '0'], {
         env: {
           ...space.env,
+          LATCHKEY_SECRET_KEY: secretKey,
           LD_PRELOAD: LIBFAKETIME,
           FAKETIME_TIMESTAMP_FILE: offsetFile,
           FAKETIME_NO_CACHE: '1',

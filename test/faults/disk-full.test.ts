@@ -18,12 +18,17 @@ import { signRequest } from '../../src/client/index.ts';
 import type { ClientCredentials, TokenCredentials } from '../../src/client/index.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
+import { fixedKeyring, keySetOf } from '../../src/store/key-file.ts';
+import { randomBytes } from 'node:crypto';
 import { startCheckpointer } from '../../src/store/sqlite/checkpointer.ts';
 import { baseEnv, bin } from '../cli/run-cli.ts';
 import { requirement } from '../support/requirements.ts';
 import { eventually, within } from '../stores/support-faults.ts';
 
 const HANG_MS = 30_000;
+/** The sealing key shared by the server and this process's store (the server seals what the test reads). */
+const secretKey = randomBytes(32).toString('base64url');
+const keyring = fixedKeyring(keySetOf(secretKey));
 
 /** Mounts a tmpfs of `size` on `dir`; undefined when done, else why not. */
 function mountTmpfs(dir: string, size: string): string | undefined {
@@ -118,7 +123,7 @@ describe('latchkey serve with its data directory full', { skip }, () => {
   before(async () => {
     const problem = mountTmpfs(dir, '8m');
     if (problem !== undefined) throw new Error(problem);
-    const store = createSqliteStore({ path: database });
+    const store = createSqliteStore({ path: database, keyring });
     try {
       const provider = createProvider({ store });
       const registered = await provider.clients.register({ name: 'Disk probe' });
@@ -130,7 +135,12 @@ describe('latchkey serve with its data directory full', { skip }, () => {
       await store.close();
     }
     child = spawn(process.execPath, [bin, 'serve', '--port', '0'], {
-      env: { ...baseEnv(), LATCHKEY_DATABASE: database, LATCHKEY_LOG_LEVEL: 'silent' },
+      env: {
+        ...baseEnv(),
+        LATCHKEY_DATABASE: database,
+        LATCHKEY_LOG_LEVEL: 'silent',
+        LATCHKEY_SECRET_KEY: secretKey,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     exited = once(child, 'exit');
@@ -226,7 +236,7 @@ describe('latchkey serve with its data directory full', { skip }, () => {
     } finally {
       db.close();
     }
-    const store = createSqliteStore({ path: database, checkpointIntervalMs: 0 });
+    const store = createSqliteStore({ path: database, checkpointIntervalMs: 0, keyring });
     try {
       assert.equal((await store.tokenCredentials.find(token.token))?.clientKey, client.key);
     } finally {
