@@ -5,6 +5,9 @@
  * then stopped.
  */
 import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { ROOT, wrapCommand } from './processes.ts';
@@ -42,11 +45,16 @@ export async function measureCliStartup(
   pin: string | undefined,
 ): Promise<number> {
   const port = await freePort();
+  // A copy in a folder of its own: `latchkey serve` makes a key file beside the database and
+  // seals the secrets it finds, which the bench servers (no key) could then not read.
+  const folder = mkdtempSync(join(tmpdir(), 'latchkey-startup-'));
+  const copy = join(folder, 'latchkey.db');
+  copyFileSync(database, copy);
   const args = [
     `${ROOT}bin/latchkey.js`,
     'serve',
     '--database',
-    database,
+    copy,
     '--port',
     String(port),
     '--log-level',
@@ -66,5 +74,7 @@ export async function measureCliStartup(
     }
   } finally {
     child.kill('SIGKILL');
+    if (!exited) await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(folder, { recursive: true, force: true });
   }
 }
