@@ -4,9 +4,14 @@
  * database, `latchkey.key` beside it (created on first use, docs/decisions.md); with
  * PostgreSQL and neither, none: secrets in clear, and `serve` says so.
  */
-import { dirname, join } from 'node:path';
 import type { LatchkeyConfig } from './config/config.ts';
-import { ensureKeyFile, fileKeyring, fixedKeyring, keySetOf } from '../store/key-file.ts';
+import {
+  ensureKeyFile,
+  fileKeyring,
+  fixedKeyring,
+  keyFileBeside,
+  keySetOf,
+} from '../store/key-file.ts';
 import { isPostgresUrl } from '../store/locations.ts';
 import type { Keyring } from '../store/sealing.ts';
 
@@ -28,7 +33,7 @@ export type KeyChoice =
 export function keyFileOf(config: LatchkeyConfig): string | undefined {
   if (config.secretKeyFile !== undefined) return config.secretKeyFile;
   if (isPostgresUrl(config.database) || config.database === ':memory:') return undefined;
-  return join(dirname(config.database), 'latchkey.key');
+  return keyFileBeside(config.database);
 }
 
 export function chooseKeys(config: LatchkeyConfig): KeyChoice {

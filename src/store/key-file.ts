@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { sealingKey, type Keyring, type SealingKey } from './sealing.ts';
 
 export interface KeySet {
@@ -62,6 +62,11 @@ function writeKeyFile(path: string, set: KeySet): void {
   });
   writeFileSync(temporary, `${text}\n`, { mode: 0o600 });
   renameSync(temporary, path);
+}
+
+/** The embedded default's key file: `latchkey.key` beside the SQLite database. */
+export function keyFileBeside(database: string): string {
+  return join(dirname(database), 'latchkey.key');
 }
 
 export function newKey(): SealingKey {

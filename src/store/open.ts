@@ -7,6 +7,8 @@
  *
  * @example const store = await openStore(process.env.LATCHKEY_DATABASE ?? 'data/latchkey.db');
  */
+import { existsSync } from 'node:fs';
+import { fileKeyring, keyFileBeside } from './key-file.ts';
 import type { Redis } from 'ioredis';
 import { createCachedStore } from './cached.ts';
 import { createSqliteStore } from './sqlite/index.ts';
@@ -45,9 +47,15 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     if (redisUrl !== undefined) {
       throw new TypeError('A Redis URL is used only with a PostgreSQL database.');
     }
+    // Without a keyring, the key file `latchkey serve` keeps beside the database, when there
+    // is one: an application opening the same file must read what serve sealed.
+    const beside = url === ':memory:' ? undefined : keyFileBeside(url);
+    const keyring =
+      options.keyring ??
+      (beside !== undefined && existsSync(beside) ? fileKeyring(beside) : undefined);
     return createSqliteStore({
       path: url,
-      keyring: options.keyring,
+      keyring,
       ...(now === undefined ? {} : { now }),
       ...(options.checkpointIntervalMs === undefined
         ? {}

@@ -7,12 +7,11 @@
  * tokens into PostgreSQL (src/cli/copy-store.ts).
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { storeSettingNames } from '../config/config.ts';
 import type { LatchkeyConfig } from '../config/config.ts';
 import { openStore, shownDatabase } from '../context.ts';
-import { fileKeyring } from '../../store/key-file.ts';
+import { fileKeyring, keyFileBeside } from '../../store/key-file.ts';
 import type { Keyring } from '../../store/sealing.ts';
 import { CommandFailure } from '../errors.ts';
 import { chooseKeys } from '../secret-keys.ts';
@@ -68,7 +67,7 @@ async function migratePostgres(config: LatchkeyConfig): Promise<Versions> {
  * the configured ones; the copy is sealed again under the target's keys.
  */
 function sourceKeys(config: LatchkeyConfig, from: string): Keyring | undefined {
-  const beside = join(dirname(from), 'latchkey.key');
+  const beside = keyFileBeside(from);
   const rings = [
     ...(existsSync(beside) ? [fileKeyring(beside)] : []),
     ...(config.secretKey !== undefined || config.secretKeyFile !== undefined
