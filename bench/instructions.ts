@@ -13,8 +13,13 @@
 // `logged` (the same with the access log on, as `latchkey serve` runs by default).
 //
 //   node bench/instructions.ts [--requests 10000] [--connections 10] [--servers bare,latchkey,logged]
+//                              [--keep <folder>]
+//
+// --keep copies the callgrind profiles to the folder, to read where the instructions go:
+// `callgrind_annotate <folder>/latchkey-loaded.callgrind` (V8's builtins and the native code are
+// named; JIT-compiled JavaScript is not).
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +34,7 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '10000' },
     connections: { type: 'string', default: '10' },
     servers: { type: 'string', default: 'bare,latchkey,logged' },
+    keep: { type: 'string' },
   },
 });
 const requests = Number(values.requests);
@@ -121,6 +127,11 @@ try {
     await exited;
     const collected = /Collected : (\d+)/.exec(readFileSync(log, 'utf8'));
     if (collected === null) throw new Error(`no instruction count in ${log}`);
+    if (values.keep !== undefined) {
+      mkdirSync(values.keep, { recursive: true });
+      const profile = `${server}-${name}.callgrind`;
+      copyFileSync(join(directory, profile), join(values.keep, profile));
+    }
     return Number(collected[1]);
   }
 } finally {
