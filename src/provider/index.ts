@@ -1,8 +1,10 @@
 /** The provider: the service's rules, framework-free. Re-exports only. */
-// The records the provider hands out, and the store outage it lets through: http and web
-// name them from here (they never import the store).
+// The records the provider hands out, and the store outages it lets through (a database
+// away; a secret sealed under a key not configured): http and web name them from here (they
+// never import the store).
 export type { Client, ClientChanges, Owner, TokenCredential } from '../store/records.ts';
 export { StoreUnavailableError } from '../store/types.ts';
+export { SealedValueError } from '../store/sealing.ts';
 export * from './authorization.ts';
 export * from './callbacks.ts';
 export * from './caller.ts';
