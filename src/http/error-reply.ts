@@ -11,8 +11,12 @@ import { SealedValueError, StoreUnavailableError } from '../provider/index.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 const TEXT = 'text/plain; charset=utf-8';
-/** How long a client waits before retrying after a store outage (503). */
-const RETRY_AFTER_SECONDS = '5';
+/**
+ * How long a client waits before retrying after a store outage (503 with Retry-After,
+ * RFC 9110 §10.2.3), on every surface: the OAuth routes, the pages, the login app's admin API
+ * and /readyz. Short: an outage is usually a database failing over or a connection coming back.
+ */
+export const STORE_OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 /** An error's answer, the same from every adapter (Fastify app, gateway, middleware). */
 export interface FailureAnswer {
@@ -44,7 +48,7 @@ export function failureAnswer(error: unknown, realm: string): FailureAnswer {
     return {
       status: unavailable.status,
       headers: {
-        'retry-after': RETRY_AFTER_SECONDS,
+        'retry-after': String(STORE_OUTAGE_RETRY_AFTER_SECONDS),
         'content-type': FORM,
         'cache-control': 'no-store',
       },
