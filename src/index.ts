@@ -58,6 +58,11 @@ export { StoreConflictError, StoreUnavailableError } from './store/types.ts';
 /** Opens SQLite for a path, PostgreSQL (with Redis when given) for a `postgres://` URL. */
 export { openStore } from './store/open.ts';
 export type { OpenStoreOptions } from './store/open.ts';
+/**
+ * A secret sealed under a key not configured (or altered): a store outage, 503; and the
+ * refusal of openStore to open a database sealed under a key it was not given.
+ */
+export { MissingSealingKeyError, SealedValueError } from './store/sealing.ts';
 /** The embedded SQLite store on a file (or `:memory:`). */
 export { createSqliteStore } from './store/sqlite/index.ts';
 export type { SqliteStoreOptions } from './store/sqlite/index.ts';

@@ -6,6 +6,20 @@ import type { LatchkeyConfig } from './config/config.ts';
 import type { PolicyOverrides, Provider } from '../provider/index.ts';
 import type { Store } from '../store/index.ts';
 import { CommandFailure } from './errors.ts';
+import type { KeyChoice } from './secret-keys.ts';
+
+/** How a command uses the store. */
+export interface StoreUse {
+  /** A command that ends soon: SQLite's automatic checkpoints, no worker (open.ts). */
+  readonly shortLived?: boolean;
+  /** The keys already chosen (serve chooses them first, to say where they come from). */
+  readonly keys?: KeyChoice;
+  /**
+   * Refuse a database holding secrets sealed under a key not configured (serve): one short
+   * command still opens it, to report on it or to remove what cannot be read any more.
+   */
+  readonly checkKeys?: boolean;
+}
 
 /** The provider's rules as the configuration sets them. */
 export async function policyOf(config: LatchkeyConfig): Promise<PolicyOverrides> {
@@ -44,15 +58,19 @@ export function shownDatabase(database: string): string {
  */
 export async function openStore(
   config: LatchkeyConfig,
-  use: { readonly shortLived?: boolean } = { shortLived: true },
+  use: StoreUse = { shortLived: true },
 ): Promise<Store> {
-  const [{ openStore: open }, { chooseKeys }] = await Promise.all([
-    import('../store/open.ts'),
-    import('./secret-keys.ts'),
-  ]);
+  const [{ openStore: open }, { chooseKeys, missingKeyAdvice }, { MissingSealingKeyError }] =
+    await Promise.all([
+      import('../store/open.ts'),
+      import('./secret-keys.ts'),
+      import('../store/sealing.ts'),
+    ]);
+  const keys = use.keys ?? chooseKeys(config);
   try {
     return await open(config.database, {
-      keyring: chooseKeys(config).keyring,
+      keyring: keys.keyring,
+      checkKeys: use.checkKeys === true,
       ...(config.redis === undefined ? {} : { redis: config.redis }),
       schema: config.postgresSchema,
       redisPrefix: config.redisPrefix,
@@ -61,6 +79,11 @@ export async function openStore(
       ...(use.shortLived === true ? { checkpointIntervalMs: 0 } : {}),
     });
   } catch (error) {
+    if (error instanceof MissingSealingKeyError) {
+      throw new CommandFailure(
+        missingKeyAdvice(keys, error.keyIds, shownDatabase(config.database)),
+      );
+    }
     const detail = error instanceof Error ? error.message : String(error);
     throw new CommandFailure(
       `database ${shownDatabase(config.database)}: cannot be opened (${detail})`,
@@ -69,10 +92,7 @@ export async function openStore(
 }
 
 /** A provider on the configured store, with the configured policy. */
-export async function openProvider(
-  config: LatchkeyConfig,
-  use: { readonly shortLived?: boolean } = {},
-): Promise<Provider> {
+export async function openProvider(config: LatchkeyConfig, use: StoreUse = {}): Promise<Provider> {
   const [{ createProvider }, store, policy] = await Promise.all([
     import('../provider/index.ts'),
     openStore(config, use),

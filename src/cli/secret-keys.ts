@@ -5,6 +5,7 @@
  * PostgreSQL and neither, none: secrets in clear, and `serve` says so.
  */
 import type { LatchkeyConfig } from './config/config.ts';
+import { spellings } from './config/config.ts';
 import {
   ensureKeyFile,
   fileKeyring,
@@ -79,4 +80,48 @@ export function describeKeys(choice: KeyChoice): { level: 'info' | 'warn'; messa
           'secrets are stored IN CLEAR in the database',
       };
   }
+}
+
+/**
+ * Why `serve` refuses a database whose secrets are sealed under keys it was not given, and
+ * what gives them back: the key in the setting, or the key file that holds it.
+ */
+export function missingKeyAdvice(
+  choice: KeyChoice,
+  keyIds: readonly string[],
+  database: string,
+): string {
+  const keyName = spellings('secretKey').env;
+  const file = spellings('secretKeyFile');
+  const fileNames = `secretKeyFile (${file.flag}, ${file.env})`;
+  const ids = `${keyIds.length === 1 ? 'key' : 'keys'} ${keyIds.join(', ')}`;
+  let what: string;
+  switch (choice.source) {
+    case 'setting':
+      what =
+        `${keyName} does not hold it: give every key that still seals rows, the current one ` +
+        'first and the older ones after it, separated by commas';
+      break;
+    case 'file':
+    case 'beside-database': {
+      const where =
+        choice.source === 'file'
+          ? `the key file ${choice.path}`
+          : `the key file beside the database, ${choice.path}`;
+      what = choice.created
+        ? `${where} was missing (a new one was made, which holds no key these rows need): ` +
+          `put back the key file they were sealed with (from your backup), or set ${keyName} or ` +
+          `${fileNames} to it`
+        : `${where} does not hold it: put back the key file they were sealed with (from your ` +
+          `backup), or set ${keyName} or ${fileNames} to it`;
+      break;
+    }
+    default:
+      what = `no key is configured: set ${keyName} or ${fileNames} to the key that sealed them`;
+  }
+  return (
+    `database ${database} holds secrets sealed under ${ids}, which is not configured; ` +
+    `${what}. Not starting: every request reading those secrets would fail. ` +
+    '(latchkey keys status counts the rows under each key; docs/security.md "Secrets at rest".)'
+  );
 }

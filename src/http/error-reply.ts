@@ -1,17 +1,22 @@
 /**
  * The one place an error becomes an HTTP answer on the OAuth routes: an OAuthError's status,
  * a form-encoded `oauth_problem` body, `WWW-Authenticate` on 401 (§3.5.1); a store outage (a
- * database away, a full disk) is 503 `temporarily_unavailable` with Retry-After (fail closed);
- * anything unexpected is a bare 500 with no detail.
+ * database away, a full disk, a secret sealed under a key not configured) is 503
+ * `temporarily_unavailable` with Retry-After (fail closed); anything unexpected is a bare 500
+ * with no detail.
  */
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError, problemChallenge, problemFormBody } from '../protocol/index.ts';
-import { StoreUnavailableError } from '../provider/index.ts';
+import { SealedValueError, StoreUnavailableError } from '../provider/index.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 const TEXT = 'text/plain; charset=utf-8';
-/** How long a client waits before retrying after a store outage (503). */
-const RETRY_AFTER_SECONDS = '5';
+/**
+ * How long a client waits before retrying after a store outage (503 with Retry-After,
+ * RFC 9110 §10.2.3), on every surface: the OAuth routes, the pages, the login app's admin API
+ * and /readyz. Short: an outage is usually a database failing over or a connection coming back.
+ */
+export const STORE_OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 /** An error's answer, the same from every adapter (Fastify app, gateway, middleware). */
 export interface FailureAnswer {
@@ -43,7 +48,7 @@ export function failureAnswer(error: unknown, realm: string): FailureAnswer {
     return {
       status: unavailable.status,
       headers: {
-        'retry-after': RETRY_AFTER_SECONDS,
+        'retry-after': String(STORE_OUTAGE_RETRY_AFTER_SECONDS),
         'content-type': FORM,
         'cache-control': 'no-store',
       },
@@ -77,6 +82,18 @@ export function toOAuthError(error: FastifyError | Error): OAuthError | undefine
   return undefined;
 }
 
+/**
+ * A stored secret that cannot be opened (its key not configured, or the row altered) is
+ * answered like an outage, but logged as an error: an operator must give the key back. Only
+ * the message is logged: it names the key id, never a value.
+ */
+export function logSealedValue(log: FastifyBaseLogger, error: SealedValueError): void {
+  log.error(
+    { event: 'secrets.unreadable', err: error.message },
+    'a stored secret cannot be opened',
+  );
+}
+
 export function createErrorHandler(realm: string) {
   return function oauthErrorHandler(
     error: FastifyError | Error,
@@ -84,7 +101,8 @@ export function createErrorHandler(realm: string) {
     reply: FastifyReply,
   ) {
     const answer = failureAnswer(error, realm);
-    if (answer.status === 503) request.log.warn({ err: error.message }, 'store unavailable');
+    if (error instanceof SealedValueError) logSealedValue(request.log, error);
+    else if (answer.status === 503) request.log.warn({ err: error.message }, 'store unavailable');
     else if (answer.status >= 500) request.log.error({ err: error }, 'unexpected error');
     return sendFailure(reply, answer);
   };

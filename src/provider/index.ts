@@ -1,18 +1,22 @@
 /** The provider: the service's rules, framework-free. Re-exports only. */
-// The records the provider hands out, and the store outage it lets through: http and web
-// name them from here (they never import the store).
+// The records the provider hands out, and the store outages it lets through (a database
+// away; a secret sealed under a key not configured): http and web name them from here (they
+// never import the store).
 export type { Client, ClientChanges, Owner, TokenCredential } from '../store/records.ts';
 export { StoreUnavailableError } from '../store/types.ts';
-export * from './authorization.ts';
-export * from './callbacks.ts';
-export * from './caller.ts';
-export * from './identity.ts';
-export * from './input-error.ts';
-export * from './policy.ts';
-export * from './provider.ts';
-export * from './request.ts';
-export * from './scope.ts';
-export * from './secrets.ts';
+export { SealedValueError } from '../store/sealing.ts';
+// The provider and what its callers name: http (the routes, the gateway, the middleware),
+// web (the pages), cli, and the tests and benches that build one.
+export { createProvider } from './provider.ts';
+export type { Provider, ResourceOptions } from './provider.ts';
+export type { AuthorizationRequest } from './authorization.ts';
+export { isRegisteredCallback } from './callbacks.ts';
+export type { VerifiedCaller } from './caller.ts';
+export { DEFAULT_NAME_CLAIMS, DEFAULT_OIDC_SCOPES } from './identity.ts';
+export type { IdentityOptions, OidcIdentity } from './identity.ts';
+export { InputError, NotFoundError } from './input-error.ts';
+export type { PolicyOverrides, SignInLimits } from './policy.ts';
+export type { IncomingRequest } from './request.ts';
 export type { ClientRegistration } from './clients.ts';
 export type { TokenIssue } from './tokens.ts';
 export type { ExportedRecord, ExportOptions } from './transfer/export.ts';

@@ -12,7 +12,7 @@ import { fileKeyring, keyFileBeside } from './key-file.ts';
 import type { Redis } from 'ioredis';
 import { createCachedStore } from './cached.ts';
 import { createSqliteStore } from './sqlite/index.ts';
-import type { Keyring } from './sealing.ts';
+import { MissingSealingKeyError, missingKeyIds, type Keyring } from './sealing.ts';
 import { DEFAULT_REDIS_PREFIX, isPostgresUrl, isRedisUrl } from './locations.ts';
 import type { Store } from './types.ts';
 
@@ -37,22 +37,49 @@ export interface OpenStoreOptions {
   readonly checkpointIntervalMs?: number;
   /** The keys that seal secrets at rest (src/store/key-file.ts); without it, secrets in clear. */
   readonly keyring?: Keyring | undefined;
+  /**
+   * Refuse to open (MissingSealingKeyError) a database holding secrets sealed under a key the
+   * keyring does not have, rather than failing every request that reads one (default true).
+   * It counts the rows per key (`secrets.countByKey`), one scan of the three sealed tables;
+   * `false` for a tool that must open such a database, to report on it (`latchkey keys status`).
+   */
+  readonly checkKeys?: boolean;
 }
 
 export { isPostgresUrl, isRedisUrl } from './locations.ts';
 
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
-  const { redis: redisUrl, now } = options;
+  const keyring = keyringFor(url, options.keyring);
+  const store = await openWith(url, { ...options, keyring });
+  if (options.checkKeys === false) return store;
+  try {
+    const counts = await store.secrets.countByKey();
+    const missing = missingKeyIds(counts, keyring);
+    if (missing.length > 0) throw new MissingSealingKeyError(missing, counts);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+/**
+ * The keyring given; for an SQLite file without one, the key file `latchkey serve` keeps
+ * beside the database when there is one: an application opening the same file must read what
+ * serve sealed.
+ */
+function keyringFor(url: string, keyring: Keyring | undefined): Keyring | undefined {
+  if (keyring !== undefined || isPostgresUrl(url) || url === ':memory:') return keyring;
+  const beside = keyFileBeside(url);
+  return existsSync(beside) ? fileKeyring(beside) : undefined;
+}
+
+async function openWith(url: string, options: OpenStoreOptions): Promise<Store> {
+  const { redis: redisUrl, now, keyring } = options;
   if (!isPostgresUrl(url)) {
     if (redisUrl !== undefined) {
       throw new TypeError('A Redis URL is used only with a PostgreSQL database.');
     }
-    // Without a keyring, the key file `latchkey serve` keeps beside the database, when there
-    // is one: an application opening the same file must read what serve sealed.
-    const beside = url === ':memory:' ? undefined : keyFileBeside(url);
-    const keyring =
-      options.keyring ??
-      (beside !== undefined && existsSync(beside) ? fileKeyring(beside) : undefined);
     return createSqliteStore({
       path: url,
       keyring,
@@ -78,7 +105,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     redis = redisUrl === undefined ? undefined : await connectRedis(redisUrl);
     const store = await createPostgresStore({
       connectionString: url,
-      keyring: options.keyring,
+      keyring,
       ...(redis === undefined ? {} : { redis }),
       ...(options.schema === undefined ? {} : { schema: options.schema }),
       ...(options.redisPrefix === undefined ? {} : { redisPrefix: options.redisPrefix }),

@@ -11,6 +11,7 @@
  * one was configured).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { StoreUnavailableError } from './types.ts';
 
 /** A 256-bit key and its id (a digest of the key, so the same key has the same id anywhere). */
 export interface SealingKey {
@@ -55,9 +56,51 @@ export function sealingKey(key: Buffer): SealingKey {
   return { id: keyIdOf(key), key };
 }
 
-/** A key cannot open a value: not configured, or the value or its row was tampered with. */
-export class SealedValueError extends Error {
+/**
+ * A key cannot open a value: not configured, or the value or its row was tampered with. It is
+ * a store outage (docs/decisions.md): the row cannot be served now, so the request is refused
+ * with 503 and Retry-After, fail closed, and restoring the key (a key file is re-read when a
+ * value names a key it lacks) makes it answer again without a restart. The message names the
+ * key id, never a value.
+ */
+export class SealedValueError extends StoreUnavailableError {
   override readonly name = 'SealedValueError';
+}
+
+/**
+ * The key ids that `counts` (rows per key id, SealedSecretStore.countByKey) holds rows under
+ * and `keyring` cannot open: the database was sealed with a key this process was not given.
+ * Rows in clear ('') need no key.
+ */
+export function missingKeyIds(
+  counts: ReadonlyMap<string, number>,
+  keyring: Keyring | undefined,
+): string[] {
+  return [...counts]
+    .filter(([id, rows]) => id !== '' && rows > 0 && keyring?.find(id) === undefined)
+    .map(([id]) => id)
+    .sort();
+}
+
+/** A store opened without a key its rows are sealed under: refused at open, not per request. */
+export class MissingSealingKeyError extends Error {
+  override readonly name = 'MissingSealingKeyError';
+  /** The ids of the keys the rows need and the keyring does not have. */
+  readonly keyIds: readonly string[];
+  /** How many rows each missing key sealed. */
+  readonly rows: ReadonlyMap<string, number>;
+
+  constructor(keyIds: readonly string[], counts: ReadonlyMap<string, number>) {
+    const rows = new Map(keyIds.map((id) => [id, counts.get(id) ?? 0]));
+    const listed = keyIds.map((id) => `${id} (${rows.get(id)} rows)`).join(', ');
+    super(
+      `The database holds secrets sealed under ${keyIds.length === 1 ? 'key' : 'keys'} ` +
+        `${listed}, which the configured keys do not include: give the key that sealed them ` +
+        '(LATCHKEY_SECRET_KEY, or the key file they were sealed with).',
+    );
+    this.keyIds = keyIds;
+    this.rows = rows;
+  }
 }
 
 const NONCE_BYTES = 12;

@@ -6,7 +6,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isOAuthError } from '../protocol/index.ts';
 import { LoginRefusedError, NotFoundError } from '../provider/index.ts';
 import type { LoginRefusal } from '../provider/index.ts';
-import { StoreUnavailableError } from '../provider/index.ts';
+import { SealedValueError, StoreUnavailableError } from '../provider/index.ts';
+import { logSealedValue, STORE_OUTAGE_RETRY_AFTER_SECONDS } from '../http/error-reply.ts';
 import { IdentityProviderError } from './identity/oidc.ts';
 import type { IdentityProviderFailure } from './identity/oidc.ts';
 import type { Render } from './render.ts';
@@ -206,8 +207,11 @@ export function createErrorPages(render: Render, waitMinutes: number) {
       if (error instanceof IdentityProviderError) {
         // The provider's own fault, not ours: a warning with the cause, for the operator.
         request.log.warn({ err: error, cause: error.cause }, 'identity provider failed');
-      } else if (problem.status >= 500) request.log.error({ err: error }, 'web page failed');
-      if (problem.status === 503) reply.header('retry-after', '5');
+      } else if (error instanceof SealedValueError) logSealedValue(request.log, error);
+      else if (problem.status >= 500) request.log.error({ err: error }, 'web page failed');
+      if (problem.status === 503) {
+        reply.header('retry-after', String(STORE_OUTAGE_RETRY_AFTER_SECONDS));
+      }
       try {
         return await this.show(request, reply, problem);
       } catch {

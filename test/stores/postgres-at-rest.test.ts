@@ -7,8 +7,9 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { createProvider } from '../../src/provider/index.ts';
 import { verifierDigest } from '../../src/provider/secrets.ts';
-import { createPostgresStore } from '../../src/store/index.ts';
+import { createPostgresStore, openStore, type Store } from '../../src/store/index.ts';
 import { fixedKeyring, newKey } from '../../src/store/key-file.ts';
+import { MissingSealingKeyError, SealedValueError } from '../../src/store/sealing.ts';
 import { requirement } from '../support/requirements.ts';
 import { newClient, newOwner, newTemporary, newToken, now } from './contract/fixtures.ts';
 import { dropSchema, postgresUrl, probePostgres, runName } from './support-services.ts';
@@ -32,6 +33,11 @@ async function storedText(schema: string): Promise<string> {
   } finally {
     await client.end();
   }
+}
+
+/** An open that should have been refused: a store opened anyway is closed (the test then fails). */
+function refused(opening: Promise<Store>): Promise<void> {
+  return opening.then((store) => store.close());
 }
 
 describe('Secrets at rest in PostgreSQL (AES-256-GCM, RFC 5849 §4.6)', { skip }, () => {
@@ -133,6 +139,31 @@ describe('Secrets at rest in PostgreSQL (AES-256-GCM, RFC 5849 §4.6)', { skip }
       assert.equal((await onlyNew.tokenCredentials.find(token.token))?.secret, token.secret);
     } finally {
       await onlyNew.close();
+    }
+  });
+
+  it('refuses to open, with openStore, a schema sealed under a key it was not given (no key, another key)', async () => {
+    const schema = freshSchema();
+    const key = newKey();
+    const keyring = fixedKeyring({ current: key, keys: [key] });
+    const store = await openStore(postgresUrl, { schema, keyring });
+    const client = await store.clients.create(newClient());
+    await store.close();
+    for (const other of [undefined, fixedKeyring({ current: newKey(), keys: [] })]) {
+      await assert.rejects(
+        refused(openStore(postgresUrl, { schema, keyring: other })),
+        (error: unknown) => {
+          assert.ok(error instanceof MissingSealingKeyError);
+          assert.deepEqual(error.keyIds, [key.id]);
+          return true;
+        },
+      );
+    }
+    const opened = await openStore(postgresUrl, { schema, checkKeys: false });
+    try {
+      await assert.rejects(opened.clients.find(client.key), SealedValueError);
+    } finally {
+      await opened.close();
     }
   });
 });

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { verifierDigest } from '../../src/provider/secrets.ts';
-import { createSqliteStore } from '../../src/store/index.ts';
+import { createSqliteStore, openStore, type Store } from '../../src/store/index.ts';
 import {
   ensureKeyFile,
   fileKeyring,
@@ -27,7 +27,8 @@ import {
   pruneKeyFile,
   rotateKeyFile,
 } from '../../src/store/key-file.ts';
-import { SealedValueError } from '../../src/store/sealing.ts';
+import { MissingSealingKeyError, SealedValueError } from '../../src/store/sealing.ts';
+import { StoreUnavailableError } from '../../src/store/types.ts';
 import { startWorld } from '../conformance/support/world.ts';
 import { newClient, newOwner, newToken } from './contract/fixtures.ts';
 
@@ -36,6 +37,11 @@ after(() => rmSync(directory, { recursive: true, force: true }));
 
 function modeOf(path: string): number {
   return statSync(path).mode & 0o777;
+}
+
+/** An open that should have been refused: a store opened anyway is closed (the test then fails). */
+function refused(opening: Promise<Store>): Promise<void> {
+  return opening.then((store) => store.close());
 }
 
 describe('SQLite store: file modes', () => {
@@ -222,5 +228,37 @@ describe('Secrets at rest in SQLite (AES-256-GCM, RFC 5849 §4.6)', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('refuses to open, with openStore, a database sealed under a key it was not given, naming the key', async () => {
+    const path = join(directory, randomUUID(), 'latchkey.db');
+    const keyFile = join(directory, randomUUID(), 'elsewhere.key');
+    ensureKeyFile(keyFile);
+    const keyring = fileKeyring(keyFile);
+    const sealingId = keyring.current()!.id;
+    const store = await openStore(path, { keyring });
+    const client = await store.clients.create(newClient());
+    await store.close();
+
+    // No keyring and no key file beside the database; then another key than the one that sealed.
+    for (const other of [undefined, fixedKeyring({ current: newKey(), keys: [] })]) {
+      await assert.rejects(refused(openStore(path, { keyring: other })), (error: unknown) => {
+        assert.ok(error instanceof MissingSealingKeyError);
+        assert.deepEqual(error.keyIds, [sealingId]);
+        assert.match(error.message, new RegExp(`key ${sealingId} \\(1 rows\\)`));
+        assert.match(error.message, /LATCHKEY_SECRET_KEY/);
+        return true;
+      });
+    }
+    // A tool that reports on it still opens it; a read of the row is a store outage (503).
+    const opened = await openStore(path, { checkKeys: false });
+    try {
+      await assert.rejects(opened.clients.find(client.key), StoreUnavailableError);
+      assert.deepEqual(await opened.secrets.countByKey(), new Map([[sealingId, 1]]));
+    } finally {
+      await opened.close();
+    }
+    const given = await openStore(path, { keyring });
+    await given.close();
   });
 });

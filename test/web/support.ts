@@ -15,7 +15,7 @@ import {
 } from '../../src/client/index.ts';
 import type { ClientCredentials, TokenCredentials } from '../../src/client/index.ts';
 import { buildApp } from '../../src/http/app.ts';
-import type { PagesContext } from '../../src/http/app.ts';
+import type { BuildOptions, PagesContext } from '../../src/http/app.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import type { ClientRegistration, PolicyOverrides, Provider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
@@ -33,6 +33,8 @@ export interface WebWorldOptions {
   readonly web?: Partial<Omit<WebOptions, 'provider'>> | undefined;
   /** The store (closed with the world); an in-memory SQLite one by default. */
   readonly store?: Store | undefined;
+  /** The app's logger (none by default). */
+  readonly logger?: BuildOptions['logger'];
 }
 
 export interface WebWorld {
@@ -73,6 +75,7 @@ export async function startWeb(options: WebWorldOptions = {}): Promise<WebWorld>
   const app = await buildApp({
     provider,
     maintenance: false,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     pages: (instance, context: PagesContext) => webPlugin(instance, { ...context, ...options.web }),
   });
   let owners = 0;

@@ -10,6 +10,7 @@ import { storeSettingNames } from '../config/config.ts';
 import type { LatchkeyConfig } from '../config/config.ts';
 import { pruneKeyFile, rotateKeyFile } from '../../store/key-file.ts';
 import type { Store } from '../../store/index.ts';
+import { missingKeyIds } from '../../store/sealing.ts';
 import { openStore } from '../context.ts';
 import { CommandFailure } from '../errors.ts';
 import { note, print, printJson, table } from '../output.ts';
@@ -24,6 +25,8 @@ interface KeyStatus {
   readonly rows: Record<string, number>;
   /** Configured keys that no row is sealed under (removable), the current one excepted. */
   readonly unused: string[];
+  /** Keys rows are sealed under that are not configured: those rows cannot be read. */
+  readonly missing: string[];
 }
 
 async function withStore<T>(
@@ -48,6 +51,7 @@ async function statusOf(choice: KeyChoice, store: Store): Promise<KeyStatus> {
     current,
     rows: Object.fromEntries(counts),
     unused: ids.filter((id) => id !== current && (counts.get(id) ?? 0) === 0),
+    missing: missingKeyIds(counts, choice.keyring),
   };
 }
 
@@ -58,10 +62,16 @@ function printStatus(status: KeyStatus): void {
       Object.entries(status.rows).map(([id, n]) => [
         id === '' ? '(in clear)' : id,
         String(n),
-        id === status.current ? 'current' : '',
+        id === status.current ? 'current' : status.missing.includes(id) ? 'NOT CONFIGURED' : '',
       ]),
     ),
   );
+  if (status.missing.length > 0) {
+    print(
+      `No key configured opens the rows under ${status.missing.join(', ')}: give it ` +
+        '(LATCHKEY_SECRET_KEY or the key file); latchkey serve refuses to start without it.',
+    );
+  }
   if (status.unused.length > 0) {
     print(`No row is sealed under ${status.unused.join(', ')}: removable (latchkey keys prune).`);
   }

@@ -2,7 +2,8 @@
  * `latchkey serve` (what `npm start` runs): opens the store, builds the provider with the
  * configured policy and the HTTP app, listens, and prints the endpoint advertisement
  * (RFC 5849 §1 item 6). SIGINT or SIGTERM close it gracefully, within shutdownTimeoutMs
- * (exit status 1 when closing fails or outlasts it); a second signal ends it at once.
+ * (exit status 1 when closing fails or outlasts it); a second signal ends it at once. It
+ * refuses to start (exit 1) on a database holding secrets sealed under a key not configured.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -80,7 +81,9 @@ export function registerServe(program: Command): void {
       const tls = readTls(config);
       // Before the store opens: a new key file is made here, and said so below.
       const keys = chooseKeys(config);
-      const provider = await openProvider(config);
+      // Refused when the database holds secrets sealed under a key not given (never a server
+      // that answers 503 to every request reading one).
+      const provider = await openProvider(config, { keys, checkKeys: true });
       const closeAll = () => provider.close();
       let app: FastifyInstance;
       let advertise: typeof Advertise;

@@ -15,6 +15,7 @@ import { InputError, LoginRefusedError } from '../../provider/index.ts';
 import type { LoginRefusal, Provider } from '../../provider/index.ts';
 import { StoreUnavailableError } from '../../provider/index.ts';
 import { ADMIN, bare, TAGS } from '../route-schemas.ts';
+import { STORE_OUTAGE_RETRY_AFTER_SECONDS } from '../error-reply.ts';
 
 export interface LoginAdminOptions {
   readonly provider: Provider;
@@ -155,7 +156,7 @@ export async function registerLoginAdmin(
       } else if (error instanceof InputError) {
         refusal = new AdminRefusal(400, 'invalid_request', error.message);
       } else if (error instanceof StoreUnavailableError) {
-        reply.header('retry-after', '5');
+        reply.header('retry-after', String(STORE_OUTAGE_RETRY_AFTER_SECONDS));
         refusal = new AdminRefusal(503, 'temporarily_unavailable', 'The store is unavailable.');
       } else if ((error as { validation?: unknown }).validation !== undefined) {
         // The route's schema refused the body; its message names the field.

@@ -11,6 +11,7 @@ export interface Pingable {
   ping(): Promise<boolean>;
 }
 import { TAGS } from '../route-schemas.ts';
+import { STORE_OUTAGE_RETRY_AFTER_SECONDS } from '../error-reply.ts';
 
 const status = (value: string, description: string) => ({
   description,
@@ -84,7 +85,10 @@ export function registerHealthRoutes(
     async function reportReady(_request, reply) {
       reply.header('cache-control', 'no-store');
       if (await pingWithin(store, timeoutMs)) return reply.send({ status: 'ready' });
-      return reply.code(503).header('retry-after', '5').send({ status: 'unavailable' });
+      return reply
+        .code(503)
+        .header('retry-after', String(STORE_OUTAGE_RETRY_AFTER_SECONDS))
+        .send({ status: 'unavailable' });
     },
   );
 }
