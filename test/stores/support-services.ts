@@ -20,8 +20,21 @@ function reason(error: unknown): string {
  */
 const PROBE_MS = 5000;
 
-/** undefined when PostgreSQL answers within PROBE_MS, else why not. */
+/**
+ * undefined when PostgreSQL answers within PROBE_MS, else why not. A connection that timed out
+ * is tried again, twice: a loaded machine has been seen to need longer than PROBE_MS to start
+ * a backend, where a server that is not there refuses at once.
+ */
 export async function probePostgres(): Promise<string | undefined> {
+  let problem: string | undefined;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    problem = await probePostgresOnce();
+    if (problem === undefined || !/timeout/i.test(problem)) return problem;
+  }
+  return problem;
+}
+
+async function probePostgresOnce(): Promise<string | undefined> {
   const client = new pg.Client({
     connectionString: postgresUrl,
     connectionTimeoutMillis: PROBE_MS,
