@@ -192,3 +192,41 @@ describe('The OpenID Connect redirect_uri with a forged Host (a real oidc-provid
     assert.match(String(login.headers.location), /\/interaction\//);
   });
 });
+
+describe("The login app's redirect_to with a forged Host (delegated sign-in)", () => {
+  const adminToken = 'an-admin-token-of-at-least-thirty-two-characters';
+  let server: TestServer;
+  before(async () => {
+    server = await startPages({
+      identity: { source: 'delegated', loginUrl: 'https://login.example/login', adminToken },
+    });
+  });
+  after(() => server.close());
+
+  it("is on the listen address whatever the browser's and the login app's Host said", async () => {
+    const client = await server.provider.clients.register({ name: 'Photo Printer' });
+    const temporary = await processTemporaryCredentialsResponse(
+      await requestTemporaryCredentials(`${server.url}/oauth/request_token`, {
+        client: { key: client.key, secret: client.secret },
+        callback: 'https://printer.example/callback',
+      }),
+    );
+    const authorize = new URL(authorizationUrl(`${server.url}/oauth/authorize`, temporary));
+    const page = await send({ method: 'GET', url: authorize.href, headers: FORGED });
+    assert.equal(page.status, 303, page.text);
+    const challenge = new URL(String(page.headers.location)).searchParams.get('login_challenge');
+    const accepted = await send({
+      method: 'POST',
+      url: `${server.url}/admin/login/accept`,
+      headers: {
+        ...FORGED,
+        authorization: `Bearer ${adminToken}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ login_challenge: challenge, subject: 'ada-42', name: 'Ada' }),
+    });
+    assert.equal(accepted.status, 200, accepted.text);
+    const to = new URL((JSON.parse(accepted.text) as { redirect_to: string }).redirect_to);
+    assert.equal(`${to.origin}${to.pathname}`, `${server.url}/signin/delegated/callback`);
+  });
+});
