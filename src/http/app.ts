@@ -14,7 +14,8 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import { createErrorHandler } from './error-reply.ts';
-import { clientOrigin } from './incoming-request.ts';
+import { publicBaseUrl } from './public-url.ts';
+import type { PublicOrigin } from './public-url.ts';
 import type { TransportSettings } from './incoming-request.ts';
 import { DEFAULT_BODY_LIMIT, defaultPaths } from './options.ts';
 import type { AppOptions, FlowPaths } from './options.ts';
@@ -102,12 +103,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // so declaring a response changes no byte a client receives.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
-  const baseUrlOf = (request: FastifyRequest): string => {
-    if (options.publicUrl !== undefined) return options.publicUrl;
-    // The same origin the signature is checked against (Forwarded included, when trusted).
-    const { scheme, host } = clientOrigin(request.raw, transport);
-    return `${scheme}://${host}`;
-  };
+  // Every absolute URL the server writes: publicUrl, else the listen address, never Host.
+  const origin: PublicOrigin = { publicUrl: options.publicUrl, tls: transport.tls };
+  const baseUrlOf = (request: FastifyRequest): string => publicBaseUrl(request, origin);
 
   // Node hands CONNECT to a `connect` listener and, without one, closes the socket unanswered.
   app.server.on('connect', refuseConnect);
@@ -133,10 +131,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     );
     registerFlowRoutes(scope, provider, paths, transport);
     registerApiMe(scope, provider, transport);
-    registerAdvertisement(scope, provider, paths, {
-      publicUrl: options.publicUrl,
-      tls: transport.tls,
-    });
+    registerAdvertisement(scope, provider, paths, origin);
   });
 
   if (options.pages !== undefined) {

@@ -4,15 +4,22 @@
  * upper case, dot segments resolved (§5.2.4) and repeated slashes merged. Spellings that
  * servers read differently are refused instead of guessed at: an encoded slash or backslash
  * (`%2F`, `%5C`), a raw backslash, an encoded NUL, a path parameter (`;` or `%3B`: Tomcat and
- * Spring drop it, other servers keep it), an encoded dot segment (`%2e%2e`) and a malformed
- * escape. The rules match this path and the upstream receives exactly it, so what
- * was decided is what is served (docs/gateway.md).
+ * Spring drop it, other servers keep it), an encoded dot segment (`%2e%2e`), a double
+ * encoding (`%25` followed by two hex digits: `/%2561dmin` is `/admin` to a server that
+ * decodes twice) and a malformed escape. The rules match this path and the upstream receives
+ * exactly it, so what was decided is what is served (docs/gateway.md).
  */
 import { OAuthError } from '../protocol/index.ts';
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 /** Escapes no two servers agree on: `/`, `\`, NUL and `;`. */
 const AMBIGUOUS = /%(2f|5c|00|3b)/i;
+/**
+ * An escaped `%` followed by two hex digits once unreserved escapes are decoded (`%2561`,
+ * `%25%36%31`): an upstream or a framework that decodes twice reads `%61`, then `a`, while the
+ * rules matched the path with `%2561` in it.
+ */
+const DOUBLE_ENCODED = /%25[0-9A-Fa-f]{2}/;
 /** Nothing to do for most paths: no escape, no dot segment, no empty segment, no `;`. */
 const NEEDS_WORK = /%|\/\.|\/\/|\\|;/;
 /** `http://host` in an absolute-form request target (RFC 7230 §5.3.2). */
@@ -57,6 +64,11 @@ export function normalizeGatewayPath(target: string): string {
   const segments = path.slice(1).split('/');
   segments.forEach((raw, index) => {
     const segment = normalizeSegment(raw);
+    if (DOUBLE_ENCODED.test(segment)) {
+      refuse(
+        'The path has an encoded "%" followed by two hex digits (%25XX, double encoding), which servers read differently; send the path encoded once.',
+      );
+    }
     const last = index === segments.length - 1;
     if (segment === '.' || segment === '..') {
       if (raw !== segment) {

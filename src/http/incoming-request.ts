@@ -59,7 +59,7 @@ export function incomingFromNode(
 
 /**
  * The scheme and Host the client used (§3.4.1.2): the connection's, or a trusted proxy's.
- * The base string URI and every absolute URL the server shows (advertisement, pages) use it.
+ * The base string URI uses it; the absolute URLs the server writes do not (public-url.ts).
  */
 export function clientOrigin(
   request: IncomingMessage,

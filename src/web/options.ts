@@ -4,6 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { defaultPaths } from '../http/options.ts';
+import { publicBaseUrl } from '../http/public-url.ts';
 import type { IdentityOptions, Provider, SignInLimits } from '../provider/index.ts';
 
 export interface WebPaths {
@@ -22,7 +23,10 @@ export interface WebOptions {
   readonly sessionSecret?: string | undefined;
   /** How long a sign-in lasts, in seconds (default 12 hours). */
   readonly sessionLifetimeSeconds?: number | undefined;
-  /** The public base URL for a request (honours publicUrl and a trusted proxy); from the app. */
+  /**
+   * The public base URL for a request; from the app (its `publicUrl`, else the address it
+   * listens on). Standalone, the listen address: never `Host` or `X-Forwarded-Host`.
+   */
   readonly baseUrlOf?: ((request: FastifyRequest) => string) | undefined;
   /** Serve the front page at `/` (false in gateway mode, where `/` is the upstream API's). */
   readonly landingPage?: boolean | undefined;
@@ -62,7 +66,7 @@ export function resolveWebOptions(options: WebOptions): ResolvedWebOptions {
     sessionSecret: options.sessionSecret,
     signIn: options.provider.policy.signIn,
     sessionLifetimeSeconds: options.sessionLifetimeSeconds ?? 12 * 3600,
-    baseUrlOf: options.baseUrlOf ?? ((request) => `${request.protocol}://${request.host}`),
+    baseUrlOf: options.baseUrlOf ?? ((request) => publicBaseUrl(request)),
     identity: options.identity ?? { source: 'local' },
   };
 }

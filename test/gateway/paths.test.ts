@@ -108,6 +108,11 @@ describe('Gateway rules match one normalized path, and the upstream receives tha
     '/admin;x/y',
     '/public;x/../admin/y',
     '/admin%3Bx/y',
+    '/%2561dmin/x',
+    '/%25%36%31dmin/x',
+    '/public/..%252fadmin/x',
+    '/public/%252e%252e/admin/x',
+    '/public%252Fx',
   ]) {
     it(`refuses the ambiguous path ${path} with 400 parameter_rejected, forwarding nothing`, async () => {
       const before = upstream.received.length;
@@ -137,6 +142,14 @@ describe('Gateway rules match one normalized path, and the upstream receives tha
     const answer = await rawRequest(port, '//public/./a//b/../%7Euser/caf%c3%a9?q=1');
     assert.equal(answer.status, 200, answer.body);
     assert.equal(upstream.received.at(-1)?.url, '/public/a/~user/caf%C3%A9?q=1');
+  });
+
+  it('forwards a %25 that no two hex digits follow: /public/100%25 and /public/a%25zz', async () => {
+    for (const path of ['/public/100%25', '/public/a%25zz']) {
+      const answer = await rawRequest(port, path);
+      assert.equal(answer.status, 200, answer.body);
+      assert.equal(upstream.received.at(-1)?.url, path);
+    }
   });
 
   it('forwards a signed request to the normalized path (the signature covers the path as sent)', async () => {

@@ -11,6 +11,8 @@ describe('RFC 3986 §6.2.2 the gateway path normalization', () => {
     ['/a/b?x=%2F', '/a/b'],
     ['/%61dmin/%7e%2D%5f%2e', '/admin/~-_.'],
     ['/caf%c3%a9', '/caf%C3%A9'],
+    ['/100%25', '/100%25'],
+    ['/a%25zz/%25', '/a%25zz/%25'],
     ['/a/./b/../c', '/a/c'],
     ['/a/b/..', '/a/'],
     ['/a/b/.', '/a/b/'],
@@ -39,6 +41,10 @@ describe('RFC 3986 §6.2.2 the gateway path normalization', () => {
     '/a%',
     '/a%4',
     '/a%g1',
+    '/%2561dmin',
+    '/a/%252e%252e/b',
+    '/a%252Fb',
+    '/a%25%32%66b',
     '*',
   ]) {
     it(`refuses ${JSON.stringify(target)} with 400 parameter_rejected`, () => {

@@ -2,8 +2,12 @@
 // user postgres database test; 127.0.0.1:6379), a quick probe of each for requirement(), and
 // per-run names (schema, key prefix) that the suites remove afterwards.
 import { randomBytes } from 'node:crypto';
+import { after } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { openStore } from '../../src/store/index.ts';
+import type { Store } from '../../src/store/index.ts';
+import { requirement } from '../support/requirements.ts';
 
 export const postgresUrl =
   process.env.LATCHKEY_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -96,4 +100,31 @@ export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
     if (keys.length > 0) await redis.unlink(...keys);
     cursor = next;
   } while (cursor !== '0');
+}
+
+/** `describe`'s `skip` for a suite on PostgreSQL + Redis: false when both answer. */
+export async function postgresRedisSkip(): Promise<string | false> {
+  return (
+    requirement('PostgreSQL', await probePostgres()) || requirement('Redis', await probeRedis())
+  );
+}
+
+/**
+ * The scale-out store for the suite it is called in (inside its `describe`): PostgreSQL in a
+ * schema of its own, Redis under a key prefix of its own, both removed after the suite. Each
+ * call of the returned opener is another instance on the same schema and prefix.
+ */
+export function postgresRedisStore(): () => Promise<Store> {
+  const schema = runName('schema');
+  const redisPrefix = runName('prefix');
+  after(async () => {
+    await dropSchema(schema);
+    const redis = new Redis(redisUrl);
+    try {
+      await deleteKeys(redis, redisPrefix);
+    } finally {
+      redis.disconnect();
+    }
+  });
+  return () => openStore(postgresUrl, { schema, redis: redisUrl, redisPrefix });
 }

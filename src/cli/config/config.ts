@@ -206,9 +206,9 @@ export const settings = {
   },
   /**
    * The absolute URL clients reach this server at (for example `https://auth.example.com`),
-   * used in the endpoint advertisement. Without it the advertisement names the address the
-   * server listens on, never a request's `Host` or `X-Forwarded-Host` (a client chooses those):
-   * set it behind a proxy.
+   * used in the endpoint advertisement, the pages, the OpenAPI document and the sign-in
+   * redirects. Without it they name the address the server listens on, never a request's
+   * `Host` or `X-Forwarded-Host` (a client chooses those): set it behind a proxy.
    */
   publicUrl: {
     env: 'LATCHKEY_PUBLIC_URL',

@@ -2,12 +2,13 @@
  * The spec requires the three endpoint URIs to be advertised but leaves how open (§1 item 6).
  * One machine-readable JSON document at a well-known path (RFC 8615), also printed at start-up.
  */
-import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Provider } from '../../provider/index.ts';
 import { defaultPaths } from '../options.ts';
 import type { FlowPaths } from '../options.ts';
 import { OPENAPI_PATH } from '../openapi.ts';
+import { publicBaseUrl } from '../public-url.ts';
+import type { PublicOrigin } from '../public-url.ts';
 import { TAGS } from '../route-schemas.ts';
 
 export const ADVERTISEMENT_PATH = '/.well-known/oauth1-provider';
@@ -48,26 +49,6 @@ export function advertise(
     timestamp_window_seconds: provider.policy.timestampWindowSeconds,
     realm: provider.policy.realm,
   };
-}
-
-/** Where the advertisement's URLs point: the configured public URL, or the listen address. */
-export interface AdvertisedOrigin {
-  /** `publicUrl` as configured; when set, the only origin advertised. */
-  readonly publicUrl: string | undefined;
-  /** The server serves HTTPS itself. */
-  readonly tls: boolean;
-}
-
-/**
- * The origin of the address a connection arrived on: the address the server listens on (the
- * interface the client reached, under a wildcard listen), never a request header.
- */
-export function listenOrigin(socket: Socket, tls: boolean): string {
-  const raw = socket.localAddress ?? '127.0.0.1';
-  const address = raw.startsWith('::ffff:') ? raw.slice('::ffff:'.length) : raw;
-  const host = address.includes(':') ? `[${address}]` : address;
-  const port = socket.localPort;
-  return `${tls ? 'https' : 'http'}://${host}${port === undefined ? '' : `:${port}`}`;
 }
 
 const uri = { type: 'string', format: 'uri' } as const;
@@ -114,19 +95,18 @@ const schema = {
 
 /**
  * GET /.well-known/oauth1-provider. Built from the configured public URL, or else the address
- * the server listens on, and never from `Host`, `X-Forwarded-Host` or `Forwarded` (a client
- * chooses those, and a proxy copies them): a shared cache would otherwise keep one
- * requester's host for everyone. `no-store` as well, since the fallback differs by interface.
+ * the server listens on, and never from `Host`, `X-Forwarded-Host` or `Forwarded`
+ * (public-url.ts): a shared cache would otherwise keep one requester's host for everyone.
+ * `no-store` as well, since the fallback differs by interface.
  */
 export function registerAdvertisement(
   app: FastifyInstance,
   provider: Provider,
   paths: FlowPaths,
-  origin: AdvertisedOrigin,
+  origin: PublicOrigin,
 ): void {
   app.get(ADVERTISEMENT_PATH, { schema }, async function advertiseEndpoints(request, reply) {
     void reply.header('cache-control', 'no-store');
-    const base = origin.publicUrl ?? listenOrigin(request.raw.socket, origin.tls);
-    return advertise(base, provider, paths);
+    return advertise(publicBaseUrl(request, origin), provider, paths);
   });
 }
