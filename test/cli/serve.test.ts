@@ -227,3 +227,35 @@ describe(
     });
   },
 );
+
+describe('latchkey serve behind a proxy with an outside sign-in and no publicUrl', { skip }, () => {
+  const space = workspace();
+  after(() => space.remove());
+
+  it('warns that the sign-in returns the browser to the listen address, and how to fix it', async () => {
+    space.env['LATCHKEY_ADMIN_TOKEN'] = 'a'.repeat(40);
+    const server = start(space, [
+      'serve',
+      '--port',
+      '0',
+      '--trust-proxy',
+      '--identity',
+      'delegated',
+      '--login-url',
+      'https://login.example/signin',
+    ]);
+    try {
+      // The advertisement is printed last; once the process has closed, stderr is all read.
+      await server.waitFor(/^}$/m);
+      server.child.kill('SIGTERM');
+      await server.exited;
+      assert.match(
+        server.stderr,
+        /Warning: behind a proxy without publicUrl, delegated sign-in returns the browser to http:\/\/127\.0\.0\.1:\d+, which it may not reach; set publicUrl/,
+      );
+    } finally {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+  });
+});

@@ -153,14 +153,20 @@ export function registerServe(program: Command): void {
 
       const base = baseUrl(config, tls !== undefined, app.server.address() as AddressInfo);
       print(`Latchkey listening on ${base}`);
-      if (config.trustProxy && config.publicUrl === undefined) {
+      const identity = identityOf(config);
+      if (config.trustProxy && config.publicUrl === undefined && identity.source !== 'local') {
+        // The sign-in's return address is built from publicUrl, never from Host: behind a
+        // proxy without it, the identity provider sends the browser to this listen address.
+        note(
+          `Warning: behind a proxy without publicUrl, ${identity.source} sign-in returns the browser to ${base}, which it may not reach; set publicUrl to the URL browsers use.`,
+        );
+      } else if (config.trustProxy && config.publicUrl === undefined) {
         note('(behind a proxy: set publicUrl, the URL clients reach; it is what is advertised)');
       } else if (/^(0\.0\.0\.0|::|\[::\])$/.test(config.host) && config.publicUrl === undefined) {
         note(
           `(on every interface, --host ${config.host}; set publicUrl to advertise a public URL)`,
         );
       }
-      const identity = identityOf(config);
       print(
         `Owners sign in through: ${identity.source}` +
           (identity.source === 'oidc'
