@@ -1,16 +1,21 @@
 /**
  * The gateway's way to the upstream: one undici Pool for its origin, a request sent with the
- * headers the gateway decided on, and the answer streamed back through Fastify's reply (so
- * the access log, metrics and every other hook see it as any other reply). A refused or
- * failed connection is a 502, a connection or answer that does not come in time a 504, each
- * with a plain-text body (docs/gateway.md). It replaces @fastify/http-proxy and reply-from,
- * which parsed URLs, copied the headers twice and wrapped each request for retries: about
- * 12 % of the gateway's instructions per request (bench/instructions.ts --servers gateway).
+ * headers the gateway decided on (undici's `dispatch`, the API with no stream object per
+ * answer), and the answer written to the response as it arrives, with backpressure. Once
+ * the upstream answers, the reply is Fastify's no more (hijacked), yet its onResponse hooks
+ * still run on the response's finish: one access line, the metrics. A refused or failed
+ * connection is a 502, a connection or answer that does not come in time a 504, each with a
+ * plain-text body (docs/gateway.md).
+ *
+ * It replaces @fastify/http-proxy and @fastify/reply-from (URLs parsed per request, headers
+ * copied twice, a retry wrapper, a Readable per answer piped through the reply): a third of
+ * the gateway's instructions per request (bench/instructions.ts --servers gateway,proxy).
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 
 /**
  * Connection-specific fields (RFC 9110 §7.6.1), never forwarded in either direction; `host`
@@ -93,21 +98,27 @@ function answerUpstreamError(reply: FastifyReply, error: Error & { code?: string
     );
 }
 
-/** Copies the upstream's answer headers onto `reply`, less the connection-specific ones. */
-function copyAnswerHeaders(reply: FastifyReply, headers: IncomingHttpHeaders): void {
+/** The upstream's answer headers, less the connection-specific ones. */
+function forwardedAnswerHeaders(
+  request: FastifyRequest,
+  headers: IncomingHttpHeaders,
+): OutgoingHttpHeaders {
   const listed = connectionOptions(headers.connection);
+  const out: OutgoingHttpHeaders = {};
   for (const name in headers) {
     const value = headers[name];
     if (value === undefined || isHopByHop(name, listed)) continue;
     // An upstream answer with a character a header cannot carry would make Node throw while
     // writing the head: the character is dropped instead.
-    if (typeof value === 'string') reply.header(name, value.replace(INVALID_VALUE, ''));
-    else
-      reply.header(
-        name,
-        value.map((item) => item.replace(INVALID_VALUE, '')),
-      );
+    out[name] =
+      typeof value === 'string'
+        ? value.replace(INVALID_VALUE, '')
+        : value.map((item) => item.replace(INVALID_VALUE, ''));
   }
+  // An HTTP/1.1 connection whose request body was not read to its end cannot carry another
+  // request (the rest of the body would be read as one).
+  if (!request.raw.complete) out['connection'] = 'close';
+  return out;
 }
 
 export function createUpstream(url: string, settings: UpstreamSettings): Upstream {
@@ -129,35 +140,52 @@ export function createUpstream(url: string, settings: UpstreamSettings): Upstrea
         question < 0
           ? sendablePath(target)
           : sendablePath(target.slice(0, question)) + target.slice(question);
-      pool.request(
+      const response = reply.raw;
+      let control: Dispatcher.DispatchController | undefined;
+      let started = false;
+      // The client went away: the upstream's answer is no longer read.
+      const abandon = (): void => {
+        if (!response.writableFinished) control?.abort(new Error('The client went away.'));
+      };
+      response.once('close', abandon);
+      pool.dispatch(
+        { method: request.method as Dispatcher.HttpMethod, path, headers, body },
         {
-          method: request.method as 'GET',
-          path,
-          headers,
-          body,
-        },
-        (error, answer) => {
-          if (error !== null) {
+          onRequestStart(controller) {
+            control = controller;
+          },
+          onResponseStart(controller, statusCode, answerHeaders) {
+            if (statusCode < 200) return; // informational (1xx): not forwarded
+            if (statusCode > 599) {
+              controller.abort(new Error(`The upstream answered status ${statusCode}.`));
+              return;
+            }
+            started = true;
+            // Written straight to the response, as it streams (the access log and metrics
+            // still see it: Fastify's onResponse hooks run on the response's finish).
+            reply.hijack();
+            response.on('drain', () => control?.resume());
+            response.writeHead(
+              statusCode,
+              forwardedAnswerHeaders(request, answerHeaders as IncomingHttpHeaders),
+            );
+          },
+          onResponseData(controller, chunk) {
+            if (!response.write(chunk)) controller.pause();
+          },
+          onResponseEnd() {
+            response.end();
+          },
+          onResponseError(_controller, error) {
+            if (started) {
+              response.destroy(error);
+              return;
+            }
+            response.removeListener('close', abandon);
+            if (response.destroyed) return; // the client went away first: no one to answer
             request.log.warn({ err: error }, 'response errored');
-            if (!reply.sent) answerUpstreamError(reply, error as Error & { code?: string });
-            return;
-          }
-          // The client went away while the upstream answered: nothing is left to send to.
-          if (reply.raw.destroyed) {
-            answer.body.destroy();
-            return;
-          }
-          if (answer.statusCode < 200 || answer.statusCode > 599) {
-            answer.body.destroy();
-            reply.code(502).header('content-type', 'text/plain; charset=utf-8');
-            reply.send('Bad gateway: the upstream API could not be reached.');
-            return;
-          }
-          copyAnswerHeaders(reply, answer.headers);
-          // An HTTP/1.1 connection whose request body was not read to its end cannot carry
-          // another request (the rest of the body would be read as one).
-          if (!request.raw.complete) reply.header('connection', 'close');
-          reply.code(answer.statusCode).send(answer.body);
+            answerUpstreamError(reply, error as Error & { code?: string });
+          },
         },
       );
     },
