@@ -16,6 +16,9 @@
 // runs outside valgrind, one for the whole run, so only the proxy's own instructions are
 // counted: `gateway` (Latchkey's gateway, verifying), `proxy` (bench/servers/bare-proxy.ts, no
 // verification: the floor for proxying) and `fastify-proxy` (bench/servers/fastify-proxy.ts).
+// These figures are not as steady as /api/me's: how long the upstream takes under a loaded
+// machine changes the proxy's timer and connection work, and three runs of one gateway tree
+// read 438,954, 496,705 and 537,001. Compare two trees in runs made side by side, and repeat.
 //
 //   node bench/instructions.ts [--requests 10000] [--connections 10] [--servers bare,latchkey,logged]
 //   node bench/instructions.ts --requests 5000 --servers gateway,proxy

@@ -8,8 +8,8 @@
  * plain-text body (docs/gateway.md).
  *
  * It replaces @fastify/http-proxy and @fastify/reply-from (URLs parsed per request, headers
- * copied twice, a retry wrapper, a Readable per answer piped through the reply): a third of
- * the gateway's instructions per request (bench/instructions.ts --servers gateway,proxy).
+ * copied twice, a retry wrapper, a Readable per answer piped through the reply): a quarter to
+ * a third of the gateway's instructions per request (bench/instructions.ts --servers gateway).
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
