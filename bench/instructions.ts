@@ -1,6 +1,9 @@
-// Instructions per request, counted by valgrind's callgrind: the same figure for the same code
-// however busy the shared machine is (two runs of one tree agree within about 0.1 %), so it
-// tells two versions of the hot path apart where req/s cannot. It counts user-space
+// Instructions per request, counted by valgrind's callgrind: a figure that the other work on a
+// shared machine does not take away, so it tells two versions of the hot path apart where
+// req/s cannot, as long as they differ by more than its own noise: two runs of one tree have
+// read 253,320 and 272,798 for /api/me, because V8 tiers code up on background threads and
+// by time, and work done once a second lands on far fewer requests under valgrind
+// (docs/benchmarks.md, "Instructions per request"). It counts user-space
 // instructions only: the socket and file system calls (about a fifth of a request) are not in
 // it, and cache misses cost nothing here, so a change is confirmed in the req/s rows before it
 // is believed.
@@ -12,8 +15,17 @@
 // same requests answered with hello world: the floor), `latchkey` (the verified /api/me) and
 // `logged` (the same with the access log on, as `latchkey serve` runs by default).
 //
+// The proxies answer GET / (signed as above) by forwarding it to a bare node:http upstream that
+// runs outside valgrind, one for the whole run, so only the proxy's own instructions are
+// counted: `gateway` (Latchkey's gateway, verifying), `proxy` (bench/servers/bare-proxy.ts, no
+// verification: the floor for proxying) and `fastify-proxy` (bench/servers/fastify-proxy.ts).
+// These figures are not as steady as /api/me's: how long the upstream takes under a loaded
+// machine changes the proxy's timer and connection work, and three runs of one gateway tree
+// read 438,954, 496,705 and 537,001. Compare two trees in runs made side by side, and repeat.
+//
 //   node bench/instructions.ts [--requests 10000] [--connections 10] [--servers bare,latchkey,logged]
 //                              [--keep <folder>]
+//   node bench/instructions.ts --requests 5000 --servers gateway,proxy
 //
 // --keep copies the callgrind profiles to the folder, to read where the instructions go:
 // `callgrind_annotate <folder>/latchkey-loaded.callgrind` (V8's builtins and the native code are
@@ -26,7 +38,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ResponseParser } from './load/response-parser.ts';
 import { nonceSource, RequestSigner } from './load/signed-request.ts';
-import { ROOT, runScript } from './processes.ts';
+import { ROOT, runScript, startServer } from './processes.ts';
 import type { SeededCredentials } from './seed/seed-latchkey.ts';
 
 const { values } = parseArgs({
@@ -40,7 +52,7 @@ const { values } = parseArgs({
 const requests = Number(values.requests);
 const connections = Number(values.connections);
 
-const SERVERS: Record<string, (database: string) => string[]> = {
+const SERVERS: Record<string, (database: string, upstream: string) => string[]> = {
   bare: () => ['bench/servers/bare-http.ts'],
   latchkey: (database) => ['bench/servers/latchkey.ts', '--database', database],
   logged: (database) => [
@@ -50,7 +62,22 @@ const SERVERS: Record<string, (database: string) => string[]> = {
     '--log-level',
     'info',
   ],
+  gateway: (database, upstream) => [
+    'bench/servers/latchkey.ts',
+    '--database',
+    database,
+    '--upstream',
+    upstream,
+  ],
+  proxy: (_database, upstream) => ['bench/servers/bare-proxy.ts', '--upstream', upstream],
+  'fastify-proxy': (_database, upstream) => [
+    'bench/servers/fastify-proxy.ts',
+    '--upstream',
+    upstream,
+  ],
 };
+/** The servers that forward to the upstream: their requests go to `/`, not `/api/me`. */
+const PROXIES = new Set(['gateway', 'proxy', 'fastify-proxy']);
 const servers = values.servers.split(',').map((name) => name.trim());
 for (const name of servers) {
   if (SERVERS[name] === undefined) throw new Error(`unknown server ${name}`);
@@ -64,6 +91,11 @@ try {
 }
 
 const directory = mkdtempSync(join(tmpdir(), 'latchkey-instructions-'));
+// Outside valgrind, so its instructions are not counted, and shared by every proxy.
+const upstream = servers.some((name) => PROXIES.has(name))
+  ? await startServer(['bench/servers/bare-http.ts'])
+  : undefined;
+const upstreamUrl = upstream === undefined ? '' : `http://127.0.0.1:${upstream.port}`;
 try {
   const seeded = join(directory, 'seeded.db');
   const credentials = await runScript<SeededCredentials>([
@@ -93,6 +125,14 @@ try {
       }
     }
   }
+  if (results['proxy'] !== undefined) {
+    for (const server of ['gateway', 'fastify-proxy']) {
+      const perRequest = results[server];
+      if (perRequest !== undefined) {
+        console.log(`${server}: ${(perRequest / results['proxy']).toFixed(2)} × the bare proxy`);
+      }
+    }
+  }
   console.log(JSON.stringify({ requests, connections, perRequest: results }));
 
   /** Total instructions of a server that starts, answers `count` requests and stops. */
@@ -108,7 +148,7 @@ try {
         `--log-file=${log}`,
         process.execPath,
         '--disable-warning=ExperimentalWarning',
-        ...SERVERS[server]!(database),
+        ...SERVERS[server]!(database, upstreamUrl),
       ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     );
@@ -121,7 +161,7 @@ try {
       });
       child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
     });
-    if (count > 0) await drive(port, count, credentials);
+    if (count > 0) await drive(port, count, credentials, PROXIES.has(server) ? '/' : '/api/me');
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await exited;
@@ -135,18 +175,24 @@ try {
     return Number(collected[1]);
   }
 } finally {
+  await upstream?.stop();
   rmSync(directory, { recursive: true, force: true });
 }
 
 /**
- * Sends `count` signed GET /api/me over keep-alive connections, one in flight on each, signed
- * and framed as the load generator does (bench/load).
+ * Sends `count` signed GETs of `path` over keep-alive connections, one in flight on each,
+ * signed and framed as the load generator does (bench/load).
  */
-async function drive(port: number, count: number, credentials: SeededCredentials): Promise<void> {
+async function drive(
+  port: number,
+  count: number,
+  credentials: SeededCredentials,
+  path: string,
+): Promise<void> {
   const signer = new RequestSigner({
     method: 'GET',
     host: `127.0.0.1:${port}`,
-    path: '/api/me',
+    path,
     transmission: 'header',
     signatureMethod: 'HMAC-SHA1',
     client: credentials.hmacClient,

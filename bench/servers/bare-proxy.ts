@@ -5,7 +5,7 @@
  * sent, every end-to-end header (hop-by-hop ones dropped, RFC 9110 §7.6.1), the request
  * body streamed, and streams the answer back with backpressure; 502 when the upstream
  * cannot be reached, 504 when it does not answer in time. Whatever the gateway costs above
- * this row is ours (verification, Fastify, @fastify/http-proxy); up to this row is the
+ * this row is ours (verification, Fastify, the proxying); up to this row is the
  * price of proxying on this topology.
  *
  * Usage: node bench/servers/bare-proxy.ts --upstream URL [--port N]

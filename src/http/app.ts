@@ -156,8 +156,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   }
 
   if (options.gateway !== undefined) {
-    // Loaded only in gateway mode: the proxy (@fastify/http-proxy, undici) is about 80 ms of
-    // start-up that a deployment without a gateway does not need.
+    // Loaded only in gateway mode: the proxy (undici) is start-up time that a deployment
+    // without a gateway does not need.
     const { registerGateway } = await import('./gateway.ts');
     await registerGateway(app, provider, options.gateway, transport);
   }

@@ -1,7 +1,7 @@
 /**
  * Gateway mode (the spec's fourth endpoint, "any HTTP method and path", for the operator's
- * own API): every request outside Latchkey's own paths is verified, then forwarded by
- * @fastify/http-proxy with the body untouched (streamed, except a form body, which the
+ * own API): every request outside Latchkey's own paths is verified, then forwarded
+ * (gateway-forward.ts) with the body untouched (streamed, except a form body, which the
  * signature covers and so is read), the protocol parameters and Authorization header
  * removed, and identity headers set (the owner by its subject and its display name) — after
  * any incoming copies are dropped, so a caller cannot forge them. Unverified requests never
@@ -9,11 +9,11 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import httpProxy from '@fastify/http-proxy';
-import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
 import { OAuthError, percentDecode, percentEncode } from '../protocol/index.ts';
 import type { LtiLaunch, Provider } from '../provider/index.ts';
 import { latchkeyCookieNames } from './cookie-names.ts';
+import { connectionOptions, createUpstream, isHopByHop } from './gateway-forward.ts';
+import type { UpstreamHeaders } from './gateway-forward.ts';
 import { normalizeGatewayPath } from './gateway-path.ts';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -90,6 +90,9 @@ export function withoutLatchkeyCookies(header: string): string {
     .join('; ');
 }
 
+/** The methods the gateway forwards: those of a REST API (a request with any other finds no route). */
+const PROXIED_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'];
+
 export async function registerGateway(
   app: FastifyInstance,
   provider: Provider,
@@ -103,8 +106,54 @@ export async function registerGateway(
   );
   const [client, owner, ownerName, scopeHeader] = identity as [string, string, string, string];
   const identitySpellings = new Set(identity.map((name) => name.replaceAll('_', '-')));
-  const responseTimeout = options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+
+  const upstream = createUpstream(options.upstream, {
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    responseTimeoutMs: options.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
+  });
+
+  /** The headers the upstream is sent: the client's, less what is not for it, plus identity. */
+  function upstreamHeaders(request: FastifyRequest): UpstreamHeaders {
+    const incoming = request.raw.headers;
+    // A name listed in Connection goes with it, so a client cannot use it to strip the
+    // identity headers set below (they are added after this loop).
+    const listed = connectionOptions(incoming.connection);
+    const headers: UpstreamHeaders = { host: upstream.host };
+    for (const name in incoming) {
+      const value = incoming[name];
+      if (value === undefined || isHopByHop(name, listed) || name === 'authorization') continue;
+      // Every spelling an upstream may read as an identity header: WSGI, CGI, PHP and many
+      // frameworks turn both `X-OAuth-Owner` and `X_OAuth_Owner` into HTTP_X_OAUTH_OWNER, so
+      // a copy with underscores is as forged as one with hyphens.
+      if (identitySpellings.has(name.replaceAll('_', '-')) || isLtiHeader(name)) continue;
+      headers[name] = value;
+    }
+    // Latchkey's own session, CSRF and sign-in cookies are its credentials, not the app's:
+    // the upstream gets every other cookie and never these.
+    const cookies = headers['cookie'];
+    if (typeof cookies === 'string') {
+      const kept = withoutLatchkeyCookies(cookies);
+      if (kept === '') delete headers['cookie'];
+      else headers['cookie'] = kept;
+    }
+    const caller = (request as FastifyRequest & WithCaller).latchkeyGatewayCaller;
+    if (caller !== null) {
+      // Percent-encoded (§3.6): a key migrated from another provider may hold characters a
+      // header cannot carry; a key Latchkey generated is unreserved and unchanged.
+      headers[client] = percentEncode(caller.client.key);
+      if (caller.owner !== null) {
+        // A subject is visible ASCII (provider/owners.ts); a name may be any text, so it is
+        // percent-encoded to survive as a header value.
+        headers[owner] = caller.owner.subject;
+        headers[ownerName] = encodeURIComponent(caller.owner.name);
+      }
+      if (caller.scope !== null) headers[scopeHeader] = caller.scope;
+    }
+    const launch = (request as FastifyRequest & WithCaller).latchkeyGatewayLaunch;
+    if (launch !== null) Object.assign(headers, launchHeaders(launch));
+    return headers;
+  }
 
   async function verifyForUpstream(request: FastifyRequest): Promise<void> {
     const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
@@ -132,6 +181,10 @@ export async function registerGateway(
   }
 
   await app.register(async function gatewayScope(scope) {
+    // Requests under way are answered first: Fastify closes the server before this runs.
+    scope.addHook('onClose', async () => {
+      await upstream.close();
+    });
     // The proxied routes are the upstream's API, not Latchkey's: left out of /openapi.json.
     scope.addHook('onRoute', function hideProxiedRoute(route) {
       route.schema ??= { hide: true };
@@ -163,103 +216,59 @@ export async function registerGateway(
       }
       readBodyBytes(payload, bodyLimit).then((bytes) => done(null, bytes), done);
     });
-    const proxyOptions: FastifyHttpProxyOptions = {
-      upstream: options.upstream,
-      // The parsers above decide what is read; the plugin's own would stream every body.
-      proxyPayloads: false,
-      // The app writes one access line per request; reply-from would add two more.
-      disableRequestLogging: true,
-      preHandler(request, reply, done) {
-        const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
-        verifyForUpstream(request).then(
-          () => {
-            // Verified against the target as sent (the signature covers it); from here on
-            // the request is the normalized path, so the proxy plugin checks what is forwarded.
-            const url = request.raw.url ?? '/';
-            const question = url.indexOf('?');
-            request.raw.url = question < 0 ? path : path + url.slice(question);
-            done();
-          },
-          (error: unknown) => {
-            if (!(error instanceof OAuthError) || !matchRule(rules, request.method, path).lti) {
-              return done(error as Error);
-            }
-            // A launch is a person's browser sent by the LMS: answered for a person.
-            const incoming = toIncomingRequest(request, transport);
-            const answer = ltiFailureAnswer(error, incoming, provider.policy.realm);
-            reply.code(answer.status).headers(answer.headers).send(answer.body);
-          },
-        );
-      },
-      undici: {
-        connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-        headersTimeout: responseTimeout,
-        bodyTimeout: responseTimeout,
-      },
-      handler(request: FastifyRequest, reply: FastifyReply, _dest: string, replyOptions: object) {
-        // Our own destination: the normalized path the rules matched, and the query without
-        // oauth_* pairs byte for byte (the plugin's default re-serializes the query and loses
-        // repeated names).
-        const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
-        const url = request.raw.url ?? '/';
-        const question = url.indexOf('?');
-        const query = question < 0 ? '' : withoutProtocolParameters(url.slice(question + 1));
-        // A body read for its hash goes on as the same bytes, headers untouched (reply-from
-        // would re-encode a JSON body it holds as a value).
-        if (Buffer.isBuffer(request.body)) request.body = Readable.from([request.body]);
-        return reply.from(path, { ...replyOptions, queryString: () => query });
-      },
-      replyOptions: {
-        rewriteRequestHeaders(request, headers) {
-          // `headers` is reply-from's own copy for this request, so it is edited in place.
-          delete headers['authorization'];
-          // Every spelling an upstream may read as an identity header: WSGI, CGI, PHP and
-          // many frameworks turn both `X-OAuth-Owner` and `X_OAuth_Owner` into
-          // HTTP_X_OAUTH_OWNER, so a copy with underscores is as forged as one with hyphens.
-          for (const name of Object.keys(headers)) {
-            if (identitySpellings.has(name.toLowerCase().replaceAll('_', '-')))
-              delete headers[name];
-          }
-          // Latchkey's own session, CSRF and sign-in cookies are its credentials, not the
-          // app's: the upstream gets every other cookie and never these.
-          const cookies = headers['cookie'];
-          if (typeof cookies === 'string') {
-            const kept = withoutLatchkeyCookies(cookies);
-            if (kept === '') delete headers['cookie'];
-            else headers['cookie'] = kept;
-          }
-          for (const name of Object.keys(headers)) if (isLtiHeader(name)) delete headers[name];
-          const caller = (request as FastifyRequest & WithCaller).latchkeyGatewayCaller;
-          if (caller !== null) {
-            // Percent-encoded (§3.6): a key migrated from another provider may hold characters
-            // a header cannot carry; a key Latchkey generated is unreserved and unchanged.
-            headers[client] = percentEncode(caller.client.key);
-            if (caller.owner !== null) {
-              // A subject is visible ASCII (provider/owners.ts); a name may be any text, so it
-              // is percent-encoded to survive as a header value.
-              headers[owner] = caller.owner.subject;
-              headers[ownerName] = encodeURIComponent(caller.owner.name);
-            }
-            if (caller.scope !== null) headers[scopeHeader] = caller.scope;
-          }
-          const launch = (request as FastifyRequest & WithCaller).latchkeyGatewayLaunch;
-          if (launch !== null) Object.assign(headers, launchHeaders(launch));
-          return headers;
-        },
-        onError(reply, { error }) {
-          const { statusCode, code } = error as Error & { statusCode?: number; code?: string };
-          const timedOut = statusCode === 504 || /TIMEOUT/i.test(code ?? '');
-          reply
-            .code(timedOut ? 504 : 502)
-            .header('content-type', 'text/plain; charset=utf-8')
-            .send(
-              timedOut
-                ? 'Gateway timeout: the upstream API did not answer in time.'
-                : 'Bad gateway: the upstream API could not be reached.',
-            );
-        },
-      },
-    };
-    await scope.register(httpProxy, proxyOptions);
+    async function verified(
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ): Promise<FastifyReply | undefined> {
+      const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
+      try {
+        await verifyForUpstream(request);
+      } catch (error) {
+        if (!(error instanceof OAuthError) || !matchRule(rules, request.method, path).lti) {
+          throw error;
+        }
+        // A launch is a person's browser sent by the LMS: answered for a person.
+        const incoming = toIncomingRequest(request, transport);
+        const answer = ltiFailureAnswer(error, incoming, provider.policy.realm);
+        return reply.code(answer.status).headers(answer.headers).send(answer.body);
+      }
+      // Verified against the target as sent (the signature covers it); from here on the
+      // request is the normalized path, as the upstream receives it (and the access log shows).
+      const url = request.raw.url ?? '/';
+      const question = url.indexOf('?');
+      request.raw.url = question < 0 ? path : path + url.slice(question);
+      return undefined;
+    }
+
+    function forward(request: FastifyRequest, reply: FastifyReply): void {
+      // The normalized path the rules matched, and the query without oauth_* pairs byte for
+      // byte (re-serializing it would lose repeated names and the client's encoding).
+      const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
+      const url = request.raw.url ?? '/';
+      const question = url.indexOf('?');
+      const query = question < 0 ? '' : withoutProtocolParameters(url.slice(question + 1));
+      const headers = upstreamHeaders(request);
+      // A body read for its hash goes on as the same bytes, a form body as the text verified
+      // (its protocol parameters dropped), any other body streams through.
+      const body = request.body;
+      let forwarded: Readable | Buffer | string | null = null;
+      if (typeof body === 'string') {
+        forwarded = body;
+        headers['content-length'] = String(Buffer.byteLength(body));
+      } else if (Buffer.isBuffer(body) || body instanceof Readable) {
+        forwarded = body;
+      }
+      upstream.forward(
+        request,
+        reply,
+        query === '' ? path : `${path}?${query}`,
+        headers,
+        forwarded,
+      );
+    }
+
+    for (const url of ['/', '/*']) {
+      scope.route({ method: PROXIED_METHODS, url, preHandler: verified, handler: forward });
+    }
   });
 }

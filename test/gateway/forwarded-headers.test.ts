@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -121,6 +123,67 @@ describe('Gateway: what the upstream is told, and what it is not', () => {
     assert.equal(received.url, '/public/form?q=1');
     assert.equal(received.body.toString(), 'a=1&b=2');
     assert.equal(received.headers['content-length'], '7');
+  });
+
+  /** A request with headers fetch() refuses to send (Connection, Keep-Alive, TE). */
+  function rawGet(
+    path: string,
+    headers: OutgoingHttpHeaders,
+    method = 'GET',
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+    return new Promise((resolve, reject) => {
+      const sent = httpRequest(`${base}${path}`, { method, headers }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+        );
+      });
+      sent.on('error', reject);
+      sent.end();
+    });
+  }
+
+  it('drops connection-specific headers and those the Connection header names (RFC 9110 §7.6.1)', async () => {
+    const response = await rawGet('/public/info', {
+      connection: 'keep-alive, x-hop',
+      'x-hop': 'for this connection only',
+      'keep-alive': 'timeout=5',
+      te: 'trailers',
+      'x-end-to-end': 'kept',
+    });
+    assert.equal(response.status, 200);
+    const { headers } = upstream.received.at(-1)!;
+    assert.equal(headers['x-end-to-end'], 'kept');
+    assert.equal(headers['x-hop'], undefined);
+    assert.equal(headers['keep-alive'], undefined);
+    assert.equal(headers['te'], undefined);
+  });
+
+  it('sets the identity headers after the Connection header is read, so it cannot name them away', async () => {
+    const signed = signRequest({
+      method: 'GET',
+      url: `${base}/orders`,
+      client,
+      token: { token: token.token, secret: token.secret },
+    });
+    const response = await rawGet('/orders', {
+      ...signed.headers,
+      connection: 'keep-alive, x-oauth-scope, x-oauth-client',
+    });
+    assert.equal(response.status, 200);
+    const { headers } = upstream.received.at(-1)!;
+    assert.equal(headers['x-oauth-scope'], 'read');
+    assert.equal(headers['x-oauth-client'], client.key);
+  });
+
+  it("answers HEAD with the upstream's headers and no body", async () => {
+    const response = await rawGet('/public/info', {}, 'HEAD');
+    assert.equal(response.status, 200);
+    assert.equal(response.headers['content-type'], 'application/json');
+    assert.equal(response.body, '');
+    assert.equal(upstream.received.at(-1)!.method, 'HEAD');
   });
 
   it('keeps other headers with underscores', async () => {

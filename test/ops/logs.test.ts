@@ -178,7 +178,7 @@ describe('logs: a full flow logged at trace level', () => {
     assert.deepEqual(
       entries.filter((entry) => chatter.includes(String(entry['msg']))),
       [],
-      'no second line for the same request (Fastify, reply-from)',
+      'no second line for the same request (Fastify, the gateway)',
     );
   });
 
