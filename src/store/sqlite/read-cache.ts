@@ -23,14 +23,14 @@ export interface ReadCache {
 
 export function readCacheOn(db: DatabaseSync, maxEntries = 10_000): ReadCache {
   const version = db.prepare('PRAGMA data_version');
-  const caches: { clear(): void }[] = [];
+  const caches: Emptiable[] = [];
   let seen: unknown;
   // Bumped by every clear, so a lookup that raced a write does not store what it read.
   let generation = 0;
 
   function clear(): void {
     generation++;
-    for (const cache of caches) cache.clear();
+    for (const cache of caches) empty(cache, maxEntries);
   }
 
   // Checked once per turn of the event loop: a commit elsewhere is seen by the next turn.
@@ -83,4 +83,26 @@ export function readCacheOn(db: DatabaseSync, maxEntries = 10_000): ReadCache {
       return wrapped as T;
     },
   };
+}
+
+/** What emptying needs of a cache (any LRUCache<string, V>). */
+interface Emptiable {
+  readonly size: number;
+  keys(): Iterable<string>;
+  delete(key: string): boolean;
+  clear(): void;
+}
+
+/**
+ * Empties `cache` at a cost that follows what it holds: lru-cache's clear() writes every slot
+ * of its arrays (`max` of them) however few are used, and every write through the connection
+ * empties the caches (a complete flow makes four writes with a handful of entries cached).
+ */
+function empty(cache: Emptiable, max: number): void {
+  if (cache.size === 0) return;
+  if (cache.size > max / 16) {
+    cache.clear();
+    return;
+  }
+  for (const key of [...cache.keys()]) cache.delete(key);
 }
