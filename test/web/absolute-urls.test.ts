@@ -82,6 +82,24 @@ class HttpBrowser {
   }
 }
 
+/**
+ * A signed-out owner sent to the authorization page of a new temporary credential, with a
+ * forged Host: the page's answer (a 303 to the sign-in, checked).
+ */
+async function authorizeWithForgedHost(server: TestServer): Promise<RawResponse> {
+  const client = await server.provider.clients.register({ name: 'Photo Printer' });
+  const temporary = await processTemporaryCredentialsResponse(
+    await requestTemporaryCredentials(`${server.url}/oauth/request_token`, {
+      client: { key: client.key, secret: client.secret },
+      callback: 'https://printer.example/callback',
+    }),
+  );
+  const authorize = new URL(authorizationUrl(`${server.url}/oauth/authorize`, temporary));
+  const page = await send({ method: 'GET', url: authorize.href, headers: FORGED });
+  assert.equal(page.status, 303, page.text);
+  return page;
+}
+
 async function assertUrlsOn(server: TestServer, headers: Record<string, string>, base: string) {
   const docs = await send({ method: 'GET', url: `${server.url}/docs`, headers });
   assert.equal(docs.status, 200);
@@ -169,20 +187,7 @@ describe('The OpenID Connect redirect_uri with a forged Host (a real oidc-provid
   });
 
   it('sends the owner to the provider with the listen address as redirect_uri, which it accepts', async () => {
-    const client = await server.provider.clients.register({ name: 'Photo Printer' });
-    const temporary = await processTemporaryCredentialsResponse(
-      await requestTemporaryCredentials(`${server.url}/oauth/request_token`, {
-        client: { key: client.key, secret: client.secret },
-        callback: 'https://printer.example/callback',
-      }),
-    );
-    const authorize = new URL(authorizationUrl(`${server.url}/oauth/authorize`, temporary));
-    const page = await send({
-      method: 'GET',
-      url: authorize.href,
-      headers: FORGED,
-    });
-    assert.equal(page.status, 303, page.text);
+    const page = await authorizeWithForgedHost(server);
     const atProvider = new URL(String(page.headers.location));
     assert.equal(atProvider.origin, idp.issuer);
     assert.equal(atProvider.searchParams.get('redirect_uri'), `${server.url}/signin/oidc/callback`);
@@ -204,16 +209,7 @@ describe("The login app's redirect_to with a forged Host (delegated sign-in)", (
   after(() => server.close());
 
   it("is on the listen address whatever the browser's and the login app's Host said", async () => {
-    const client = await server.provider.clients.register({ name: 'Photo Printer' });
-    const temporary = await processTemporaryCredentialsResponse(
-      await requestTemporaryCredentials(`${server.url}/oauth/request_token`, {
-        client: { key: client.key, secret: client.secret },
-        callback: 'https://printer.example/callback',
-      }),
-    );
-    const authorize = new URL(authorizationUrl(`${server.url}/oauth/authorize`, temporary));
-    const page = await send({ method: 'GET', url: authorize.href, headers: FORGED });
-    assert.equal(page.status, 303, page.text);
+    const page = await authorizeWithForgedHost(server);
     const challenge = new URL(String(page.headers.location)).searchParams.get('login_challenge');
     const accepted = await send({
       method: 'POST',
