@@ -96,7 +96,7 @@ interface Emptiable {
 /**
  * Empties `cache` at a cost that follows what it holds: lru-cache's clear() writes every slot
  * of its arrays (`max` of them) however few are used, and every write through the connection
- * empties the caches (a complete flow makes four writes with a handful of entries cached).
+ * empties the caches (a complete flow makes several writes with a handful of entries cached).
  */
 function empty(cache: Emptiable, max: number): void {
   if (cache.size === 0) return;
