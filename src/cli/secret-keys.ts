@@ -13,7 +13,6 @@ import {
   keyFileBeside,
   keySetOf,
 } from '../store/key-file.ts';
-import { isPostgresUrl } from '../store/locations.ts';
 import type { Keyring } from '../store/sealing.ts';
 
 export type KeyChoice =
@@ -32,9 +31,7 @@ export type KeyChoice =
 
 /** The key file path the configuration names, or the default beside an SQLite file. */
 export function keyFileOf(config: LatchkeyConfig): string | undefined {
-  if (config.secretKeyFile !== undefined) return config.secretKeyFile;
-  if (isPostgresUrl(config.database) || config.database === ':memory:') return undefined;
-  return keyFileBeside(config.database);
+  return config.secretKeyFile ?? keyFileBeside(config.database);
 }
 
 export function chooseKeys(config: LatchkeyConfig): KeyChoice {

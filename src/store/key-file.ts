@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isPostgresUrl } from './locations.ts';
 import { sealingKey, type Keyring, type SealingKey } from './sealing.ts';
 
 export interface KeySet {
@@ -64,9 +65,22 @@ function writeKeyFile(path: string, set: KeySet): void {
   renameSync(temporary, path);
 }
 
-/** The embedded default's key file: `latchkey.key` beside the SQLite database. */
-export function keyFileBeside(database: string): string {
+/**
+ * The embedded default's key file: `latchkey.key` beside an SQLite database file; none for
+ * PostgreSQL or an in-memory database.
+ */
+export function keyFileBeside(database: string): string | undefined {
+  if (isPostgresUrl(database) || database === ':memory:') return undefined;
   return join(dirname(database), 'latchkey.key');
+}
+
+/**
+ * The keys of the key file beside `database` when there is one: what `latchkey serve` sealed
+ * an SQLite file's secrets with, for another program opening the same file.
+ */
+export function keyringBeside(database: string): Keyring | undefined {
+  const beside = keyFileBeside(database);
+  return beside !== undefined && existsSync(beside) ? fileKeyring(beside) : undefined;
 }
 
 export function newKey(): SealingKey {

@@ -7,8 +7,7 @@
  *
  * @example const store = await openStore(process.env.LATCHKEY_DATABASE ?? 'data/latchkey.db');
  */
-import { existsSync } from 'node:fs';
-import { fileKeyring, keyFileBeside } from './key-file.ts';
+import { keyringBeside } from './key-file.ts';
 import type { Redis } from 'ioredis';
 import { createCachedStore } from './cached.ts';
 import { createSqliteStore } from './sqlite/index.ts';
@@ -69,9 +68,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
  * serve sealed.
  */
 function keyringFor(url: string, keyring: Keyring | undefined): Keyring | undefined {
-  if (keyring !== undefined || isPostgresUrl(url) || url === ':memory:') return keyring;
-  const beside = keyFileBeside(url);
-  return existsSync(beside) ? fileKeyring(beside) : undefined;
+  return keyring ?? keyringBeside(url);
 }
 
 async function openWith(url: string, options: OpenStoreOptions): Promise<Store> {

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { storeSettingNames } from '../config/config.ts';
 import type { LatchkeyConfig } from '../config/config.ts';
 import { openStore, shownDatabase } from '../context.ts';
-import { fileKeyring, keyFileBeside } from '../../store/key-file.ts';
+import { keyringBeside } from '../../store/key-file.ts';
 import type { Keyring } from '../../store/sealing.ts';
 import { CommandFailure } from '../errors.ts';
 import { chooseKeys } from '../secret-keys.ts';
@@ -67,9 +67,8 @@ async function migratePostgres(config: LatchkeyConfig): Promise<Versions> {
  * the configured ones; the copy is sealed again under the target's keys.
  */
 function sourceKeys(config: LatchkeyConfig, from: string): Keyring | undefined {
-  const beside = keyFileBeside(from);
   const rings = [
-    ...(existsSync(beside) ? [fileKeyring(beside)] : []),
+    keyringBeside(from),
     ...(config.secretKey !== undefined || config.secretKeyFile !== undefined
       ? [chooseKeys(config).keyring]
       : []),
