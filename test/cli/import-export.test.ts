@@ -2,7 +2,7 @@
 // round trip of every record kind, idempotent re-runs, line-numbered errors with nothing
 // written, conflicts reported unless --update, dry runs that write nothing.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -102,6 +102,26 @@ describe('latchkey import and export: the round trip', () => {
       const { statSync } = await import('node:fs');
       assert.equal(statSync(file).mode & 0o777, 0o600);
       assert.deepEqual(sorted(readFileSync(file, 'utf8')), [...exampleLines].sort());
+    } finally {
+      space.remove();
+    }
+  });
+
+  it('replaces an existing world-readable file with one only its owner can read', async () => {
+    const space = await imported();
+    try {
+      const file = join(space.dir, 'old-backup.jsonl');
+      writeFileSync(file, 'an older export\n', { mode: 0o644 });
+      chmodSync(file, 0o644); // whatever the umask made of it
+      const result = await space.run(['export', '--include-secrets', '--output', file]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      assert.deepEqual(sorted(readFileSync(file, 'utf8')), [...exampleLines].sort());
+      assert.deepEqual(
+        readdirSync(space.dir).filter((name) => name.includes('old-backup')),
+        ['old-backup.jsonl'],
+        'no staging file is left behind',
+      );
     } finally {
       space.remove();
     }
