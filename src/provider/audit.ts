@@ -34,7 +34,7 @@ const client = (facts: Facts) => facts.clientKey;
 /** Every audited event of `provider.events` and what of it is kept. */
 export const auditedEvents: Readonly<Record<string, Mapping>> = {
   'owner.signed-in': { ownerId: owner, actor: 'owner', detail: ['source'] },
-  'owner.sign-in-refused': { actor: 'owner', detail: ['kind', 'reason', 'username'] },
+  'owner.sign-in-refused': { ownerId: owner, actor: 'owner', detail: ['kind', 'reason'] },
   'authorization.granted': {
     ownerId: owner,
     clientKey: client,

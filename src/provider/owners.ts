@@ -32,6 +32,14 @@ export interface ExternalIdentity extends OwnerIdentity {
   readonly name?: string | undefined;
 }
 
+/** The outcome of a password sign-in. */
+export interface SignInCheck {
+  /** The owner signed in: the username named an account and the password is its own. */
+  readonly owner: Owner | undefined;
+  /** The account the username named, whether or not the password was right. */
+  readonly account: Owner | undefined;
+}
+
 /** Checks a subject from a source; throws InputError naming the field. */
 export function checkSubject(subject: unknown): string {
   if (typeof subject !== 'string' || !SUBJECT.test(subject)) {
@@ -115,14 +123,23 @@ export function createOwnerDirectory(store: Store) {
       );
     },
 
-    /** The local owner if the password is right; an unknown username costs the same time. */
-    async authenticate(username: string, password: string): Promise<Owner | undefined> {
-      const owner = USERNAME.test(username)
+    /**
+     * A password sign-in: `owner` when the password is right, and the account the username
+     * named (if any) either way, so a refusal can be told of without repeating what was typed.
+     * An unknown username costs the same time.
+     */
+    async check(username: string, password: string): Promise<SignInCheck> {
+      const account = USERNAME.test(username)
         ? await store.owners.findByUsername(username)
         : undefined;
-      const hash = owner?.passwordHash ?? null;
+      const hash = account?.passwordHash ?? null;
       const ok = await checkPassword(password, hash ?? (await dummyPasswordHash()));
-      return ok && hash !== null ? owner : undefined;
+      return { owner: ok && hash !== null ? account : undefined, account };
+    },
+
+    /** The local owner if the password is right; an unknown username costs the same time. */
+    async authenticate(username: string, password: string): Promise<Owner | undefined> {
+      return (await this.check(username, password)).owner;
     },
 
     /**

@@ -202,11 +202,20 @@ export function createProvider(options: ProviderOptions): Provider {
   const directory = createOwnerDirectory(store);
   const owners: typeof directory = {
     ...directory,
-    // A wrong password is a security event (the audit trail); the username is not a secret.
+    /**
+     * A wrong password is a security event (the audit trail), told by the account it was for:
+     * never by the username as typed, where a person sometimes types their password
+     * (docs/security.md "The audit trail").
+     */
     async authenticate(username: string, password: string) {
-      const owner = await directory.authenticate(username, password);
+      const { owner, account } = await directory.check(username, password);
       if (owner === undefined) {
-        events.emit('owner.sign-in-refused', { kind: 'local', reason: 'password', username });
+        events.emit(
+          'owner.sign-in-refused',
+          account === undefined
+            ? { kind: 'local', reason: 'unknown-username' }
+            : { kind: 'local', reason: 'password', ownerId: account.id },
+        );
       }
       return owner;
     },

@@ -60,8 +60,13 @@ function describeAuditTrail(label: string, makeStore: () => Promise<Store>, skip
       const events = await provider.audit.list({});
       const byName = (name: string) => events.filter((e) => e.event === name);
       assert.deepEqual(
-        byName('owner.sign-in-refused').map((e) => [e.actor, e.address, JSON.parse(e.detail)]),
-        [['owner', ADDRESS, { kind: 'local', reason: 'password', username: 'alice' }]],
+        byName('owner.sign-in-refused').map((e) => [
+          e.actor,
+          e.ownerId,
+          e.address,
+          JSON.parse(e.detail),
+        ]),
+        [['owner', alice.id, ADDRESS, { kind: 'local', reason: 'password' }]],
       );
       assert.deepEqual(
         byName('owner.signed-in').map((e) => [e.actor, e.ownerId, e.address]),
@@ -95,6 +100,38 @@ function describeAuditTrail(label: string, makeStore: () => Promise<Store>, skip
       const forOwner = await provider.audit.list({ ownerId: alice.id });
       assert.ok(forOwner.length >= 3 && forOwner.every((e) => e.ownerId === alice.id));
       assert.deepEqual(await provider.audit.list({ since: Date.now() + 60_000 }), []);
+    });
+
+    it('records a refused sign-in by the account it named, never by what was typed as the username', async () => {
+      const { provider } = world;
+      const bob = await world.owner('bob');
+      // A person who typed their password into the username field.
+      const typed = 'Hunter2.Typed-In.The.Wrong.Box';
+      const announced: unknown[] = [];
+      const announce = (entry: unknown) => announced.push(entry);
+      provider.events.on('audit', announce);
+      try {
+        const browser = world.browser('198.51.100.23');
+        let refused = recorded(provider, 'owner.sign-in-refused');
+        await browser.signIn(typed, 'bob’s password');
+        await refused;
+        refused = recorded(provider, 'owner.sign-in-refused');
+        await browser.signIn('bob', typed);
+        await refused;
+      } finally {
+        provider.events.off('audit', announce);
+      }
+      const rows = (await provider.audit.list({})).filter(
+        (e) => e.event === 'owner.sign-in-refused' && e.address === '198.51.100.23',
+      );
+      assert.deepEqual(rows.map((e) => [e.ownerId, JSON.parse(e.detail)]).reverse(), [
+        [null, { kind: 'local', reason: 'unknown-username' }],
+        [bob.id, { kind: 'local', reason: 'password' }],
+      ]);
+      // Neither the stored rows nor the announcements (each one a log line) hold the text.
+      assert.equal(JSON.stringify(rows).includes(typed), false);
+      assert.equal(JSON.stringify(announced).includes(typed), false);
+      assert.equal(JSON.stringify(announced).includes('Hunter2'), false);
     });
 
     it('forgets events past the retention (the maintenance purge)', async () => {
