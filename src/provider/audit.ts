@@ -35,6 +35,8 @@ const client = (facts: Facts) => facts.clientKey;
 export const auditedEvents: Readonly<Record<string, Mapping>> = {
   'owner.signed-in': { ownerId: owner, actor: 'owner', detail: ['source'] },
   'owner.sign-in-refused': { ownerId: owner, actor: 'owner', detail: ['kind', 'reason'] },
+  // Once per address and window: the refusals after it are not recorded one by one.
+  'owner.sign-in-throttled': { actor: 'owner', detail: ['limit', 'retryAfterSeconds'] },
   'authorization.granted': {
     ownerId: owner,
     clientKey: client,

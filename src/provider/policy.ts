@@ -11,7 +11,10 @@ export interface SignInLimits {
    * paused (with backoff: twice as many per four windows, four times per sixteen).
    */
   readonly perAccountAddress: number;
-  /** Sign-in posts from one address, all accounts together, within the window. */
+  /**
+   * Sign-in steps from one address within the window, all accounts and every sign-in surface
+   * together (password posts, login challenges started, returns from the identity source).
+   */
   readonly perAddress: number;
   readonly windowSeconds: number;
 }

@@ -109,7 +109,7 @@ export interface Provider {
   readonly connections: ConnectionBook;
   /** Signed-in browsers of the pages. */
   readonly sessions: SessionBook;
-  /** Password sign-in counters per (account, address) (`policy.signIn`). */
+  /** Sign-in counters per (account, address) and per address (`policy.signIn`). */
   readonly signIns: SignInThrottle;
   /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */
   readonly logins: LoginDesk;
@@ -251,8 +251,8 @@ export function createProvider(options: ProviderOptions): Provider {
     connections: createConnectionBook(store, now, flushLastUse, tokens.revokeGrant),
     /** Signed-in browsers of the pages. */
     sessions: createSessionBook(store, now, events),
-    /** Password sign-in counters (policy.signIn). */
-    signIns: createSignInThrottle(store, now, policy.signIn),
+    /** Sign-in counters (policy.signIn). */
+    signIns: createSignInThrottle(store, now, policy.signIn, events),
     /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */
     logins: createLoginDesk({ store, now, owners, events, deny }),
     now,

@@ -8,10 +8,17 @@
  * the account exists, so the answer reveals nothing. The counters live in the store (Redis
  * with a shared store), so every instance sees the same counts.
  *
- * The per-address cap over all accounts (`perAddress`, set for an office behind one NAT) is
- * counted by the pages' rate limit on the sign-in route.
+ * The per-address cap (`perAddress`, set for an office behind one NAT) counts every step of a
+ * sign-in from an address, all accounts and all sign-in surfaces together: a password post, a
+ * login challenge started (each one is stored), a return from the identity provider or the
+ * login app (each one is looked up and audited when refused). It is counted in the store's
+ * rate counters, in Redis when the store has it, so instances share it as they share the
+ * client rate limits; the pages apply it with @fastify/rate-limit. The first refusal of a
+ * window is announced (`owner.sign-in-throttled`, audited); the rest are not, so a flood
+ * writes one audit row per window, not one per request.
  */
 import { createHash } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import type { Store } from '../store/types.ts';
 import type { SignInLimits } from './policy.ts';
 
@@ -35,9 +42,37 @@ function pairKey(username: string, address: string): string {
   return `signin:pair:${digest}`;
 }
 
-export function createSignInThrottle(store: Store, now: () => number, limits: SignInLimits) {
+/** One sign-in step counted for an address: the steps in its window, and the time left. */
+export interface AddressCount {
+  readonly count: number;
+  readonly ttlMs: number;
+}
+
+export function createSignInThrottle(
+  store: Store,
+  now: () => number,
+  limits: SignInLimits,
+  events: EventEmitter,
+) {
   const windowMs = limits.windowSeconds * 1000;
   return {
+    /** The cap on sign-in steps per address per window (`signIn.perAddress`). */
+    perAddress: limits.perAddress,
+    windowMs,
+    /**
+     * Counts one sign-in step from `address`; the caller refuses it when `count` is over
+     * `perAddress`. The first step over the cap in a window is announced.
+     */
+    async countAddress(address: string): Promise<AddressCount> {
+      const counted = await store.rateCounters.incr(`signin:address:${address}`, windowMs);
+      if (counted.count === limits.perAddress + 1) {
+        events.emit('owner.sign-in-throttled', {
+          limit: limits.perAddress,
+          retryAfterSeconds: Math.ceil(counted.ttlMs / 1000),
+        });
+      }
+      return counted;
+    },
     /** Counts one attempt of `username` from `address`; refused while that pair is paused. */
     async allow(username: string, address: string): Promise<SignInVerdict> {
       const key = pairKey(username, address);

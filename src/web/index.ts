@@ -36,6 +36,7 @@ import { homeRoutes } from './routes/home.ts';
 import { externalSignInRoutes } from './routes/sign-in-external.ts';
 import { signInRoutes } from './routes/sign-in.ts';
 import { createSessions, csrfUserInfo } from './sessions.ts';
+import { signInCounters, signInStep } from './sign-in-limit.ts';
 
 export type { WebOptions } from './options.ts';
 export { IdentityProviderError } from './identity/oidc.ts';
@@ -64,7 +65,10 @@ export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions
     getUserInfo: csrfUserInfo,
     csrfOpts: { hmacKey: createHash('sha256').update(`latchkey csrf ${secret}`).digest() },
   });
-  await fastify.register(rateLimit, { global: false });
+  await fastify.register(rateLimit, {
+    global: false,
+    store: signInCounters(options.provider.signIns),
+  });
   await fastify.register(fastifyStatic, {
     root: staticRoot,
     prefix: '/static/',
@@ -77,13 +81,16 @@ export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions
   const errors = createErrorPages(render, Math.ceil(options.signIn.windowSeconds / 60));
   const { identity } = options;
   const oidc = identity.source === 'oidc' ? createOidcSignIn(identity) : undefined;
-  const external = identity.source === 'local' ? undefined : createExternalSignIn(options, oidc);
+  const step = signInStep(fastify, options.provider.signIns);
+  const external =
+    identity.source === 'local' ? undefined : createExternalSignIn(options, oidc, step);
   const web: WebContext = {
     options,
     render,
     errors,
     sessions,
     throttle: options.provider.signIns,
+    signInStep: step,
     external,
   };
 

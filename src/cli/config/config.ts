@@ -355,13 +355,15 @@ export const settings = {
     parse: integer(1, 1000),
   },
   /**
-   * Sign-in posts from one address within `signIn.windowSeconds`, all accounts together
-   * (429 above it). Set for the largest office or campus that shares one public address.
+   * Sign-in steps from one address within `signIn.windowSeconds`, all accounts together
+   * (429 above it): password posts, and with an identity source each sign-in started and
+   * each return from it. Shared by every instance through Redis when the store has it. Set
+   * for the largest office or campus that shares one public address.
    */
   'signIn.perAddress': {
     env: 'LATCHKEY_SIGNIN_PER_ADDRESS',
     flag: '--signin-per-address <count>',
-    summary: 'sign-in posts per address per window',
+    summary: 'sign-in steps per address per window',
     default: defaultPolicy.signIn.perAddress,
     parse: integer(1, 1_000_000),
   },

@@ -10,6 +10,7 @@ import type { ResolvedWebOptions } from '../options.ts';
 import { cookieValue } from '../sessions.ts';
 import { cookieName } from '../../http/cookie-names.ts';
 import type { OidcSignIn } from './oidc.ts';
+import type { SignInStep } from '../sign-in-limit.ts';
 
 export const OIDC_CALLBACK_PATH = '/signin/oidc/callback';
 export const DELEGATED_CALLBACK_PATH = '/signin/delegated/callback';
@@ -24,7 +25,11 @@ export function browserBinding(request: FastifyRequest, options: ResolvedWebOpti
   return cookieValue(request, browserCookieName(options)) ?? '';
 }
 
-export function createExternalSignIn(options: ResolvedWebOptions, oidc: OidcSignIn | undefined) {
+export function createExternalSignIn(
+  options: ResolvedWebOptions,
+  oidc: OidcSignIn | undefined,
+  signInStep: SignInStep,
+) {
   const { provider, identity } = options;
   const name = browserCookieName(options);
 
@@ -50,6 +55,9 @@ export function createExternalSignIn(options: ResolvedWebOptions, oidc: OidcSign
       reply: FastifyReply,
       target: { readonly next: string; readonly oauthToken?: string | undefined },
     ): Promise<FastifyReply> {
+      // Each start stores a login challenge: a step under the per-address cap, wherever it
+      // begins (the sign-in page, or the authorization page of a signed-out owner).
+      await signInStep(request, reply);
       const origin = options.baseUrlOf(request);
       if (identity.source === 'oidc' && oidc !== undefined) {
         // Discovery first: with the provider down, nothing is stored and the page says so.

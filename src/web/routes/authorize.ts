@@ -44,6 +44,7 @@ const consentSchema = page(
     ),
     303: seeOther('To the identity provider or the login app (owners from another source).'),
     400: html('No oauth_token, or an unknown, expired or answered request: a page that says so.'),
+    429: html('Signed out, with an identity source: too many sign-ins from this address.'),
   },
   {
     description: 'The client sends the owner here with `?oauth_token=` (the temporary credential).',

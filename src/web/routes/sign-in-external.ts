@@ -59,13 +59,8 @@ export async function externalSignInRoutes(
         ),
         429: html('Too many sign-ins from this address; try again later.'),
       }),
-      // Each visit stores a login challenge: bounded per address like password sign-ins.
-      config: {
-        rateLimit: {
-          max: options.signIn.perAddress,
-          timeWindow: options.signIn.windowSeconds * 1000,
-        },
-      },
+      // Each visit stores a login challenge: `external.start` counts it against the
+      // per-address cap, as it does for the authorization page.
     },
     async (request, reply) => {
       const next = safeNext(field(request.query, 'next'));
@@ -96,30 +91,36 @@ export async function externalSignInRoutes(
       {
         303: seeOther('Signed in: to where the sign-in began.'),
         400: html('A callback this browser did not start, or an answer that does not verify.'),
+        429: html('Too many sign-in steps from this address; try again later.'),
         502: html('The identity provider could not be reached or answered wrongly.'),
       },
       { description: 'The identity provider sends the browser back here with `code` and `state`.' },
     );
-    fastify.get(OIDC_CALLBACK_PATH, { schema: callback }, async (request, reply) => {
-      const state = field(request.query, 'state');
-      // State first: a callback this browser did not start is refused before the provider is asked.
-      const challenge = await provider.logins.resume(state, browserBinding(request, options));
-      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-      const callbackUrl = new URL(`${challenge.origin}${OIDC_CALLBACK_PATH}${query}`);
-      const person = await oidc.finish(callbackUrl, state, checksOf(challenge.data));
-      let owner;
-      try {
-        owner = await provider.owners.signInExternal({ source: 'oidc', ...person });
-      } catch (error) {
-        throw new IdentityProviderError(
-          'invalid',
-          'The ID token named an unusable subject.',
-          error,
-        );
-      }
-      await sessions.start(request, reply, owner);
-      return reply.redirect(challenge.next, 303);
-    });
+    // Each return is looked up, and audited when refused: a step under the per-address cap.
+    fastify.get(
+      OIDC_CALLBACK_PATH,
+      { schema: callback, onRequest: web.signInStep },
+      async (request, reply) => {
+        const state = field(request.query, 'state');
+        // State first: a callback this browser did not start is refused before the provider is asked.
+        const challenge = await provider.logins.resume(state, browserBinding(request, options));
+        const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+        const callbackUrl = new URL(`${challenge.origin}${OIDC_CALLBACK_PATH}${query}`);
+        const person = await oidc.finish(callbackUrl, state, checksOf(challenge.data));
+        let owner;
+        try {
+          owner = await provider.owners.signInExternal({ source: 'oidc', ...person });
+        } catch (error) {
+          throw new IdentityProviderError(
+            'invalid',
+            'The ID token named an unusable subject.',
+            error,
+          );
+        }
+        await sessions.start(request, reply, owner);
+        return reply.redirect(challenge.next, 303);
+      },
+    );
   }
 
   if (options.identity.source === 'delegated') {
@@ -128,16 +129,21 @@ export async function externalSignInRoutes(
       {
         303: seeOther('Signed in: to where the sign-in began.'),
         400: html('An unknown, used, expired or other browser’s login_verifier.'),
+        429: html('Too many sign-in steps from this address; try again later.'),
       },
       { description: 'The login app sends the browser to `redirect_to`, with `login_verifier`.' },
     );
-    fastify.get(DELEGATED_CALLBACK_PATH, { schema: back }, async (request, reply) => {
-      const { owner, challenge } = await provider.logins.complete(
-        field(request.query, 'login_verifier'),
-        browserBinding(request, options),
-      );
-      await sessions.start(request, reply, owner);
-      return reply.redirect(challenge.next, 303);
-    });
+    fastify.get(
+      DELEGATED_CALLBACK_PATH,
+      { schema: back, onRequest: web.signInStep },
+      async (request, reply) => {
+        const { owner, challenge } = await provider.logins.complete(
+          field(request.query, 'login_verifier'),
+          browserBinding(request, options),
+        );
+        await sessions.start(request, reply, owner);
+        return reply.redirect(challenge.next, 303);
+      },
+    );
   }
 }

@@ -70,13 +70,9 @@ export async function signInRoutes(fastify: FastifyInstance, web: WebContext): P
     '/signin',
     {
       schema: signIn,
+      // Counted before anything is read: the per-address cap over all sign-in surfaces.
+      onRequest: web.signInStep,
       preHandler: fastify.csrfProtection,
-      config: {
-        rateLimit: {
-          max: options.signIn.perAddress,
-          timeWindow: options.signIn.windowSeconds * 1000,
-        },
-      },
     },
     async (request, reply) => {
       const username = field(request.body, 'username').trim();
