@@ -7,7 +7,7 @@ import type { Client, Store, TemporaryCredential } from '../store/types.ts';
 import { callbackRedirect } from './callbacks.ts';
 import type { Policy } from './policy.ts';
 import { narrowScope } from './scope.ts';
-import { groupTypingCode, newTypingCode, newVerifier, verifierDigest } from './secrets.ts';
+import { groupTypingCode, newTypingCode, newVerifier } from './secrets.ts';
 
 export interface AuthorizationDependencies {
   readonly store: Store;
@@ -86,7 +86,7 @@ export async function approveAuthorization(
   const scope = narrowScope(temporaryCredential.requestedScope, options.scope);
   const done = await deps.store.temporaryCredentials.authorize(
     token,
-    { ownerId, verifier: verifierDigest(verifier), scope, lifetime },
+    { ownerId, verifier: deps.store.secrets.verifierDigest(verifier), scope, lifetime },
     deps.now(),
   );
   if (!done) throw new OAuthError('token_used', 'This authorization request was already answered.');

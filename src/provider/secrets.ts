@@ -3,7 +3,7 @@
  * Identifiers carry 128 bits, secrets 256, verifiers 128; all in unreserved characters, so
  * they survive every client's encoding untouched.
  */
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 
 /** Never starts with `-`, so a command line (`latchkey clients show KEY`) cannot take it for an option. */
 export function newIdentifier(): string {
@@ -42,12 +42,4 @@ export function groupTypingCode(code: string): string {
 /** Normalizes what a person typed: case, spaces and dashes do not matter. */
 export function normalizeTypingCode(typed: string): string {
   return typed.replace(/[\s-]/g, '').toUpperCase();
-}
-
-/**
- * How a verifier is stored (§4.6): only its SHA-256, so a read of the database cannot finish
- * someone else's authorization. A typed code is digested in its normalized form.
- */
-export function verifierDigest(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
 }

@@ -4,11 +4,11 @@
  * counted before it is compared).
  * The exchange itself is one atomic store step, so a credential is consumed once only.
  */
-import { constantTimeEqual, OAuthError } from '../protocol/index.ts';
+import { OAuthError } from '../protocol/index.ts';
 import type { Store, TemporaryCredential } from '../store/types.ts';
 import type { Policy } from './policy.ts';
 import type { IncomingRequest } from './request.ts';
-import { newIdentifier, newSecret, normalizeTypingCode, verifierDigest } from './secrets.ts';
+import { newIdentifier, newSecret, normalizeTypingCode } from './secrets.ts';
 import { sessionGrant, startSession } from './session-extension.ts';
 import type { IssuedTokenCredentials } from './session-extension.ts';
 import { verifyRequest } from './verify-request.ts';
@@ -44,7 +44,7 @@ export async function exchangeTokenCredentials(
   // Only a code shown for typing (constrained device, oob) forgives case and dashes; a
   // full verifier is compared exactly, or its letters' case would be a free guess.
   const typed = verified.client.constrainedDevice && temporary.callback === 'oob';
-  if (!verifierMatches(verified.protocol.verifier!, temporary.verifier ?? '', typed)) {
+  if (!verifierMatches(deps.store, verified.protocol.verifier!, temporary.verifier ?? '', typed)) {
     throw new OAuthError(
       'verifier_invalid',
       attempt >= deps.policy.maxVerifierFailures
@@ -99,13 +99,11 @@ function checkExchangeable(temporary: TemporaryCredential, now: number): void {
 }
 
 /**
- * The store holds the verifier's digest only (secrets.ts verifierDigest): the sent one is
- * digested and the digests compared in constant time. Typed codes are compared without case,
- * spaces or dashes (the stored one was digested normalized).
+ * The store holds the verifier's digest only, keyed with the sealing key where one is set
+ * (store/sealing.ts verifierDigestWith): the sent one is digested the same way and the
+ * digests compared in constant time. Typed codes are compared without case, spaces or dashes
+ * (the stored one was digested normalized).
  */
-function verifierMatches(sent: string, expectedDigest: string, typed: boolean): boolean {
-  return constantTimeEqual(
-    verifierDigest(typed ? normalizeTypingCode(sent) : sent),
-    expectedDigest,
-  );
+function verifierMatches(store: Store, sent: string, stored: string, typed: boolean): boolean {
+  return store.secrets.verifierMatches(typed ? normalizeTypingCode(sent) : sent, stored);
 }

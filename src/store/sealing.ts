@@ -10,7 +10,14 @@
  * a null key id means the value is in clear (a store without a key, or a row written before
  * one was configured).
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import { StoreUnavailableError } from './types.ts';
 
 /** A 256-bit key and its id (a digest of the key, so the same key has the same id anywhere). */
@@ -40,6 +47,10 @@ export interface Sealer {
   open(stored: StoredSecret, context: string): string;
   /** The id of the key values are sealed with now, or null (in clear). */
   currentKeyId(): string | null;
+  /** A verifier as stored (see {@link verifierDigestWith}): keyed with the current key. */
+  verifierDigest(verifier: string): string;
+  /** Whether `verifier` is the one `stored` was made from, compared in constant time. */
+  verifierMatches(verifier: string, stored: string): boolean;
 }
 
 /** A key's id: the first 12 hex digits of a SHA-256 over a label and the key. */
@@ -134,6 +145,35 @@ export function openWith(key: SealingKey, value: string, context: string): strin
   }
 }
 
+/**
+ * How a verifier is stored: never the verifier itself, so a read of the database cannot finish
+ * someone else's authorization (§4.6). A typed code has only 40 bits, so a plain digest would
+ * let a database reader try every code within its 10 minutes; with a sealing key configured
+ * it is an HMAC-SHA256 under a key derived from that key, `k1.<key id>.<mac>`, which a reader
+ * of the database alone cannot compute. Without a key (PostgreSQL with none configured, where
+ * the client and token secrets are in clear too) it is the SHA-256 of the verifier, as
+ * verifiers were stored before keyed digests: such a digest is still matched, so codes issued
+ * before an upgrade keep working.
+ */
+export function verifierDigestWith(key: SealingKey | undefined, verifier: string): string {
+  if (key === undefined) return createHash('sha256').update(verifier).digest('base64url');
+  return `${KEYED_DIGEST}.${key.id}.${verifierMac(key, verifier)}`;
+}
+
+const KEYED_DIGEST = 'k1';
+
+function verifierMac(key: SealingKey, verifier: string): string {
+  // A key of its own, derived from the sealing key, so the sealing key has one use only.
+  const macKey = createHmac('sha256', key.key).update('latchkey verifier digest').digest();
+  return createHmac('sha256', macKey).update(verifier).digest('base64url');
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
 /** Seals with the keyring's current key; without a keyring (or a current key), in clear. */
 export function createSealer(keyring?: Keyring): Sealer {
   return {
@@ -153,6 +193,16 @@ export function createSealer(keyring?: Keyring): Sealer {
       return openWith(key, stored.value, context);
     },
     currentKeyId: () => keyring?.current()?.id ?? null,
+    verifierDigest: (verifier) => verifierDigestWith(keyring?.current(), verifier),
+    verifierMatches(verifier, stored) {
+      const [scheme, keyId, mac] = stored.split('.');
+      if (scheme !== KEYED_DIGEST || keyId === undefined || mac === undefined) {
+        return sameText(verifierDigestWith(undefined, verifier), stored);
+      }
+      // A code digested under a key no longer configured cannot be checked: it does not match.
+      const key = keyring?.find(keyId);
+      return key !== undefined && sameText(verifierMac(key, verifier), mac);
+    },
   };
 }
 

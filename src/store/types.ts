@@ -350,6 +350,18 @@ export interface SealedSecretStore {
    * current key.
    */
   reseal(options?: { readonly batchSize?: number }): Promise<number>;
+  /**
+   * How a verifier is stored: keyed with the current sealing key (HMAC-SHA256), or its
+   * SHA-256 without one (src/store/sealing.ts verifierDigestWith).
+   * Called by: provider/authorization.ts (approve).
+   */
+  verifierDigest(verifier: string): string;
+  /**
+   * Whether `verifier` is the one `stored` was made from (under any configured key, or an
+   * unkeyed digest), in constant time.
+   * Called by: provider/token-credentials.ts (§2.3).
+   */
+  verifierMatches(verifier: string, stored: string): boolean;
 }
 
 /** Who acted: a resource owner, a client, the login app through the admin API, or the operator (CLI). */

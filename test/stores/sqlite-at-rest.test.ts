@@ -17,7 +17,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
-import { verifierDigest } from '../../src/provider/secrets.ts';
 import { createSqliteStore, openStore, type Store } from '../../src/store/index.ts';
 import {
   ensureKeyFile,
@@ -27,7 +26,11 @@ import {
   pruneKeyFile,
   rotateKeyFile,
 } from '../../src/store/key-file.ts';
-import { MissingSealingKeyError, SealedValueError } from '../../src/store/sealing.ts';
+import {
+  MissingSealingKeyError,
+  SealedValueError,
+  verifierDigestWith,
+} from '../../src/store/sealing.ts';
 import { StoreUnavailableError } from '../../src/store/types.ts';
 import { startWorld } from '../conformance/support/world.ts';
 import { newClient, newOwner, newToken } from './contract/fixtures.ts';
@@ -133,10 +136,11 @@ describe('Secrets at rest in SQLite (AES-256-GCM, RFC 5849 §4.6)', () => {
         assert.equal(rows.includes(secret), false, 'a secret is readable in a row');
         assert.equal(bytes.includes(secret), false, 'a secret is readable in the file');
       }
-      // Each sealed row names its key; the verifier is its digest.
+      // Each sealed row names its key; the verifier is its digest keyed with the key.
       assert.match(rows, new RegExp(`"secret_key_id":"${key.id}"`));
       assert.doesNotMatch(rows, /"secret_key_id":null/);
-      assert.match(rows, new RegExp(`"verifier":"${verifierDigest(verifier)}"`));
+      assert.ok(rows.includes(`"verifier":"${verifierDigestWith(key, verifier)}"`));
+      assert.equal(rows.includes(verifierDigestWith(undefined, verifier)), false);
       // And the server still reads what it sealed: the pending flow completes.
       const exchanged = await world.exchange('PLAINTEXT', 'header', pending, verifier);
       assert.equal(exchanged.status, 200);

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { verifierDigest } from '../../src/provider/secrets.ts';
 import { after, before, describe, it } from 'node:test';
 import {
   processTokenCredentialsResponse,
@@ -198,7 +197,7 @@ describe('RFC 5849 §2.2 resource owner authorization: the consent page', () => 
     // The store keeps the verifier's digest only: the code shown is the one it digests.
     const shown = /<output class="verifier-code"[^>]*>([^<]+)<\/output>/.exec(reply.body)?.[1];
     assert.ok(shown !== undefined);
-    assert.equal(stored!.verifier, verifierDigest(shown));
+    assert.equal(stored!.verifier, world.store.secrets.verifierDigest(shown));
     assert.notEqual(stored!.verifier, shown);
   });
 

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { verifierDigest } from '../../src/provider/secrets.ts';
 import { after, before, describe, it } from 'node:test';
 import { problems } from '../../src/protocol/index.ts';
 import { exampleCredentials } from '../../src/web/docs-example.ts';
@@ -116,7 +115,7 @@ describe('The documentation page (RFC 5849 §2 "the server must advertise three 
       c.temporaryToken,
       {
         ownerId: owner.id,
-        verifier: verifierDigest(c.verifier),
+        verifier: world.store.secrets.verifierDigest(c.verifier),
         scope: 'read write',
         lifetime: null,
       },

@@ -12,6 +12,8 @@ import { int, text, textOrNull } from './row.ts';
 
 export function postgresSealedSecrets(db: Database, sealer: Sealer): SealedSecretStore {
   return {
+    verifierDigest: (verifier) => sealer.verifierDigest(verifier),
+    verifierMatches: (verifier, stored) => sealer.verifierMatches(verifier, stored),
     async countByKey() {
       const counts = new Map<string, number>();
       for (const { table } of sealedTables) {

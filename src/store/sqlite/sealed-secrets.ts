@@ -59,6 +59,8 @@ export function sqliteSealedSecrets(
   );
 
   return {
+    verifierDigest: (verifier) => sealer.verifierDigest(verifier),
+    verifierMatches: (verifier, stored) => sealer.verifierMatches(verifier, stored),
     countByKey: method(() => {
       const counts = new Map<string, number>();
       for (const table of tables) {
