@@ -26,8 +26,9 @@ interface ExportCommandOptions {
  * created with the export's mode, renamed over `output` once complete. An existing file keeps
  * its mode when written in place (a 0644 file would leave the secrets readable by all, and a
  * reader that opened it earlier would read them); this way the secrets are only ever in a
- * file created 0600, and a failed export leaves the old file whole. A target that exists and
- * is not a regular file (a pipe, /dev/stdout) is written as it is: the operator chose it.
+ * file created 0600, and a failed export leaves the old file whole (a symbolic link named as
+ * the target is replaced by the file). A target that exists and is not a regular file (a
+ * pipe, /dev/stdout) is written as it is: the operator chose it.
  */
 async function stagingPath(output: string): Promise<string | undefined> {
   const existing = await stat(output).catch(() => undefined);
