@@ -1,7 +1,7 @@
 /**
- * Step 1 of verification: the protocol parameters are present, single, well-formed and
- * allowed for this endpoint (§3.1, §3.2, §2.1–2.3 for the flow's own parameters, and the
- * Request Body Hash extension). Cheap checks first, before any lookup.
+ * Step 1 of verification: the protocol parameters are present, single, well-formed and known
+ * (§3.1, §3.2, §2.1–2.3 for the flow's own parameters, the Request Body Hash and session
+ * extensions). Cheap checks first, before any lookup.
  */
 import { OAuthError, printable } from '../../protocol/index.ts';
 import type { CollectedParameters } from '../../protocol/index.ts';
