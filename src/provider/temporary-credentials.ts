@@ -23,9 +23,7 @@ export async function issueTemporaryCredentials(
   // A client asks for a scope with a non-protocol `scope` parameter: form body, query, or the
   // Authorization header, where some libraries put their extra parameters (§3.4.1.3.1 signs it).
   const { form, query, header } = verified.parameters;
-  const scopeParameter = [...form, ...query, ...header].find(
-    ([name]) => name === 'scope',
-  );
+  const scopeParameter = [...form, ...query, ...header].find(([name]) => name === 'scope');
   const requestedScope = checkRequestedScope(scopeParameter?.[1], deps.policy);
   const now = deps.now();
   const credential = {
