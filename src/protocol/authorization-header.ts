@@ -1,8 +1,8 @@
 /**
  * RFC 5849 §3.5.1: the `Authorization: OAuth …` header, parsed and built.
  * Parsing is liberal where real clients vary (scheme in any case, optional whitespace,
- * quoted or token values, any parameter order) and strict where the spec forbids
- * (a parameter twice, malformed encoding).
+ * quoted or token values, any parameter order, parameters other than oauth_*) and strict
+ * where the spec forbids (a protocol parameter twice, malformed encoding).
  */
 import { OAuthError } from './errors.ts';
 import { percentDecode, percentEncode } from './percent-encoding.ts';
@@ -11,7 +11,7 @@ import type { Parameter } from './types.ts';
 export interface AuthorizationHeader {
   /** The realm, if sent; it is never part of the signed parameters (§3.5.1). */
   readonly realm: string | undefined;
-  /** Decoded name/value pairs in the order received, realm excluded. */
+  /** Decoded name/value pairs in the order received, realm excluded, oauth_* or not. */
   readonly parameters: Parameter[];
 }
 
@@ -68,17 +68,18 @@ export function parseAuthorizationHeader(value: string): AuthorizationHeader | u
       realm = rawValue; // the realm is a plain quoted-string, not percent-encoded
       continue;
     }
-    if (!name.startsWith('oauth_')) {
-      throw new OAuthError(
-        'parameter_rejected',
-        `The Authorization header may carry only oauth_* parameters and realm, not "${printable(name)}".`,
-        { advice: { oauth_parameters_rejected: name } },
-      );
-    }
-    // A header has a handful of parameters; a long one (up to Node's 16 KiB) gets a Set.
-    if (parameters.length === SCANNED) seen = new Set(parameters.map(([known]) => known));
-    if (seen === undefined ? parameters.some(([known]) => known === name) : seen.has(name)) {
-      throw repeated(name);
+    // §3.4.1.3.1 reads every header parameter but realm into the base string, so a name that
+    // is not oauth_* is signed like a query parameter (some clients copy the request's
+    // parameters here too). Only a protocol parameter is single (§3.1); any name may repeat
+    // in the query, and so here.
+    if (name.startsWith('oauth_')) {
+      // A header has a handful of parameters; a long one (up to Node's 16 KiB) gets a Set.
+      if (seen === undefined && parameters.length >= SCANNED) {
+        seen = new Set(parameters.map(([known]) => known));
+      }
+      if (seen === undefined ? parameters.some(([known]) => known === name) : seen.has(name)) {
+        throw repeated(name);
+      }
     }
     seen?.add(name);
     parameters.push([name, percentDecode(rawValue)]);

@@ -28,6 +28,13 @@ export interface CollectedParameters {
   readonly query: Parameter[];
   /** Non-protocol form-body pairs, decoded, in the order received. */
   readonly form: Parameter[];
+  /**
+   * Non-protocol `Authorization` header pairs that are not also in the query or the form body,
+   * decoded, in the order received. All of them are signed (§3.4.1.3.1); a pair the client
+   * also sent in the query or body (some clients copy every parameter into the header) is
+   * given to the application once, where it belongs.
+   */
+  readonly header: Parameter[];
   readonly realm: string | undefined;
 }
 
@@ -53,12 +60,9 @@ export function collectParameters(sources: ParameterSources): CollectedParameter
   const signed: Parameter[] = [];
   const query: Parameter[] = [];
   const form: Parameter[] = [];
+  const headerRest: Parameter[] = [];
 
-  const take = (
-    pairs: readonly Parameter[],
-    place: Transmission,
-    rest: Parameter[] | undefined,
-  ) => {
+  const take = (pairs: readonly Parameter[], place: Transmission, rest: Parameter[]) => {
     for (const pair of pairs) {
       const [name, value] = pair;
       if (name.startsWith('oauth_')) {
@@ -80,15 +84,34 @@ export function collectParameters(sources: ParameterSources): CollectedParameter
         protocol.set(name, value);
         if (name === 'oauth_signature') continue;
       } else {
-        rest?.push(pair);
+        rest.push(pair);
       }
       signed.push(pair);
     }
   };
 
-  if (header !== undefined) take(header.parameters, 'header', undefined);
+  if (header !== undefined) take(header.parameters, 'header', headerRest);
   take(bodyPairs, 'body', form);
   take(queryPairs, 'query', query);
 
-  return { transmission, protocol, signed, query, form, realm: header?.realm };
+  return {
+    transmission,
+    protocol,
+    signed,
+    query,
+    form,
+    header: headerRest.length === 0 ? headerRest : withoutCopies(headerRest, query, form),
+    realm: header?.realm,
+  };
+}
+
+/** The header pairs that are not, name and value alike, a query or form pair too. */
+function withoutCopies(
+  header: readonly Parameter[],
+  query: readonly Parameter[],
+  form: readonly Parameter[],
+): Parameter[] {
+  const key = ([name, value]: Parameter) => `${name}\0${value}`;
+  const elsewhere = new Set([...query, ...form].map(key));
+  return header.filter((pair) => !elsewhere.has(key(pair)));
 }

@@ -33,6 +33,8 @@ export interface VerifiedResourceRequest {
   readonly parameters: {
     readonly query: readonly Parameter[];
     readonly form: readonly Parameter[];
+    /** Non-protocol `Authorization` header pairs not also in the query or body (§3.4.1.3.1). */
+    readonly header: readonly Parameter[];
   };
 }
 

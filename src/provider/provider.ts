@@ -360,7 +360,11 @@ export function createProvider(options: ProviderOptions): Provider {
       }
       return {
         caller: describeCaller(verified.client, undefined, undefined),
-        parameters: { query: verified.parameters.query, form: verified.parameters.form },
+        parameters: {
+          query: verified.parameters.query,
+          form: verified.parameters.form,
+          header: verified.parameters.header,
+        },
         launch: readLaunch(fields, verified.client.key),
       };
     },

@@ -20,10 +20,10 @@ export async function issueTemporaryCredentials(
 ): Promise<IssuedTemporaryCredentials> {
   const verified = await verifyRequest(deps, request, { kind: 'temporary', tokenRequired: false });
   const callback = checkCallback(verified.protocol.callback!, verified.client);
-  // A client asks for a scope with a non-protocol `scope` parameter (form body or query).
-  const scopeParameter = [...verified.parameters.form, ...verified.parameters.query].find(
-    ([name]) => name === 'scope',
-  );
+  // A client asks for a scope with a non-protocol `scope` parameter: form body, query, or the
+  // Authorization header, where some libraries put their extra parameters (§3.4.1.3.1 signs it).
+  const { form, query, header } = verified.parameters;
+  const scopeParameter = [...form, ...query, ...header].find(([name]) => name === 'scope');
   const requestedScope = checkRequestedScope(scopeParameter?.[1], deps.policy);
   const now = deps.now();
   const credential = {

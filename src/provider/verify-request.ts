@@ -119,7 +119,8 @@ export async function verifyResourceRequest(
   const token = verified.tokenCredential;
   checkScope(token, options.scope); // 12
   const caller = await identifyCaller(deps.store, verified, token); // 13
-  const parameters = { query: verified.parameters.query, form: verified.parameters.form };
+  const { query, form, header } = verified.parameters;
+  const parameters = { query, form, header };
   return { caller, parameters };
 }
 

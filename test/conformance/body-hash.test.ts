@@ -1,7 +1,8 @@
 // The OAuth Request Body Hash extension on Latchkey's own protected resource (/api/me):
 // `oauth_body_hash` is signed like every protocol parameter and then compared with the body
 // that arrived, with the digest of the signature method (SHA-1 for the SHA-1 methods,
-// SHA-256 and SHA-512 for theirs). It is refused on a form-encoded body and with PLAINTEXT.
+// SHA-256 and SHA-512 for theirs). It is refused on a form-encoded body; with PLAINTEXT it is
+// compared too, with the digest its length names.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -139,17 +140,19 @@ describe('Request Body Hash extension on /api/me', () => {
     });
   }
 
-  it('refuses oauth_body_hash with PLAINTEXT (it signs no parameters) with 400 parameter_rejected', async () => {
-    const answer = await world.call({
-      signatureMethod: 'PLAINTEXT',
-      transmission: 'header',
-      path: PATHS.me,
-      httpMethod: 'POST',
-      headers: json,
-      body: JSON_BODY,
-      protocolParameters: { oauth_body_hash: sha('sha1', JSON_BODY) },
-    });
-    assertProblem(answer, 400, 'parameter_rejected');
+  it('checks oauth_body_hash with PLAINTEXT too: the right hash accepted, another body 401 body_hash_invalid', async () => {
+    const call = (body: string) =>
+      world.call({
+        signatureMethod: 'PLAINTEXT',
+        transmission: 'header',
+        path: PATHS.me,
+        httpMethod: 'POST',
+        headers: json,
+        body,
+        protocolParameters: { oauth_body_hash: sha('sha1', JSON_BODY) },
+      });
+    assertOk(await call(JSON_BODY));
+    assertProblem(await call('{"amount":1000}'), 401, 'body_hash_invalid');
   });
 
   it('refuses a malformed oauth_body_hash with 400 parameter_rejected', async () => {

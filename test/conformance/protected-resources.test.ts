@@ -90,6 +90,7 @@ for (const { method, transmission } of eachCombination()) {
           ['z', 'first'],
           ['uni', '✓'],
         ],
+        header: [],
       });
     });
 

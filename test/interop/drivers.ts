@@ -4,6 +4,9 @@
  * limits with the awkward values. README.md is the same table for people; keep them in step.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AwkwardTag } from './awkward-parameters.ts';
 import type { Transmission } from './run-driver.ts';
@@ -14,8 +17,11 @@ export interface Limit {
   readonly tags: readonly AwkwardTag[];
   /** Only with these transmissions (all when absent). */
   readonly transmissions?: readonly Transmission[];
-  /** What goes wrong: the server refuses the signature, or accepts a request whose pairs differ. */
-  readonly symptom: 'signature_invalid' | 'altered';
+  /**
+   * What goes wrong: the server refuses the signature, accepts a request whose pairs differ,
+   * or the library refuses to send the request at all (the driver reports status 0).
+   */
+  readonly symptom: 'signature_invalid' | 'altered' | 'unsendable';
   readonly reason: string;
 }
 
@@ -53,6 +59,42 @@ const nodeDriver = (script: string, library: string) => () => {
     return { problem: `npm package ${library} not installed (npm ci)` };
   }
   return { command: process.execPath, args: [`${clients}${script}`] };
+};
+
+/** GOPATH where Debian installs Go library sources (golang-*-dev packages). */
+const DEBIAN_GOPATH = '/usr/share/gocode';
+let goBuild: { command: string; args: string[] } | { problem: string } | undefined;
+
+/**
+ * Builds a Go driver once per test process, offline: GOPATH mode against Debian's packaged
+ * sources, so no module proxy is asked for anything.
+ */
+const goDriver = (script: string, importPath: string) => () => {
+  if (goBuild !== undefined) return goBuild;
+  if (!existsSync(join(DEBIAN_GOPATH, 'src', importPath))) {
+    return (goBuild = {
+      problem: `Go library ${importPath} not in ${DEBIAN_GOPATH} (bash .ci/install-interop.sh installs it)`,
+    });
+  }
+  const directory = mkdtempSync(join(tmpdir(), 'latchkey-interop-go-'));
+  const binary = join(directory, 'driver');
+  const build = spawnSync('go', ['build', '-o', binary, `${clients}${script}`], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: {
+      ...process.env,
+      GO111MODULE: 'off',
+      GOPATH: DEBIAN_GOPATH,
+      GOFLAGS: '',
+      GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'latchkey-interop-gocache'),
+    },
+  });
+  if (build.error !== undefined || build.status !== 0) {
+    return (goBuild = {
+      problem: `go build of ${script} failed (bash .ci/install-interop.sh installs golang-go): ${build.error?.message ?? build.stderr}`,
+    });
+  }
+  return (goBuild = { command: binary, args: [] });
 };
 
 export const drivers: readonly Driver[] = [
@@ -170,6 +212,27 @@ export const drivers: readonly Driver[] = [
         symptom: 'signature_invalid',
         reason: 'oauth-1.0a does not decode query names before encoding them (double encoding)',
       },
+    ],
+  },
+  {
+    name: 'mrjones/oauth (Go)',
+    locate: goDriver('go-mrjones-oauth.go', 'github.com/mrjones/oauth'),
+    signatureMethods: ['HMAC-SHA1', 'HMAC-SHA256', 'RSA-SHA1', 'RSA-SHA256'],
+    transmissions: ['header'],
+    sendsScope: true,
+    limits: [
+      ...(['get', 'post'] as const).map((request) => ({
+        request,
+        tags: ['repeated'] as const,
+        symptom: 'unsendable' as const,
+        reason: `mrjones/oauth refuses a repeated name before sending ("Must have exactly one value per param", ${request})`,
+      })),
+      ...(['get', 'post'] as const).map((request) => ({
+        request,
+        tags: ['awkward-name'] as const,
+        symptom: 'signature_invalid' as const,
+        reason: `mrjones/oauth percent-encodes values but not names for the base string (${request})`,
+      })),
     ],
   },
 ];

@@ -224,7 +224,9 @@ export function describeInterop(driver: Driver, target: InteropTarget): void {
         );
         const response = limit.request === 'get' ? result.me?.get : result.me?.post;
         assert.ok(response, explain(result, server));
-        if (limit.symptom === 'signature_invalid') {
+        if (limit.symptom === 'unsendable') {
+          assert.equal(response.status, 0, explain(result, server));
+        } else if (limit.symptom === 'signature_invalid') {
           assert.equal(response.status, 401, explain(result, server));
           assert.match(String(response.body), /oauth_problem=signature_invalid/);
         } else {

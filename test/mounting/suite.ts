@@ -117,6 +117,26 @@ export function describeMountedVerifier(name: string, start: StartMountedApp): v
       });
     }
 
+    it('verifies non-oauth Authorization header parameters (§3.4.1.3.1) and hands the handler only the signed form', async () => {
+      // As a library that copies the form into the header, plus one pair only the header has.
+      const request = signed({
+        method: 'POST',
+        url: `${mounted.url}/hello`,
+        body: new URLSearchParams([['note', 'n']]),
+        protocolParameters: { note: 'n', role: 'admin' },
+      });
+      const response = await send(request);
+      assert.equal(response.status, 200, response.text);
+      assert.deepEqual(JSON.parse(response.text).form, { note: 'n' });
+      const added = request.headers['Authorization']!.replace('role="admin"', 'role="root"');
+      const changed = await send({
+        ...request,
+        headers: { ...request.headers, Authorization: added },
+      });
+      assert.equal(changed.status, 401);
+      assert.match(changed.text, /oauth_problem=signature_invalid/);
+    });
+
     it('refuses a form body changed after signing', async () => {
       const request = signed({
         method: 'POST',

@@ -120,13 +120,27 @@ describe('RFC 5849 §3.5.1 Authorization header parsing', () => {
     assertOAuthError(() => parse('OAuth realm="a", realm="b"'), 'parameter_rejected', 400);
   });
 
-  it('rejects a parameter that is neither oauth_* nor realm with parameter_rejected', () => {
-    const error = assertOAuthError(
-      () => parse('OAuth oauth_token="t", scope="photos"'),
-      'parameter_rejected',
-      400,
-    );
-    assert.deepEqual(error.advice, { oauth_parameters_rejected: 'scope' });
+  it('reads a parameter that is neither oauth_* nor realm like any other (§3.4.1.3.1)', () => {
+    assert.deepEqual(parse('OAuth oauth_token="t", scope="photos%20read"')?.parameters, [
+      ['oauth_token', 't'],
+      ['scope', 'photos read'],
+    ]);
+  });
+
+  it('accepts a name that is not oauth_* more than once, as the query does', () => {
+    assert.deepEqual(parse('OAuth a="1", oauth_nonce="n", a="2"')?.parameters, [
+      ['a', '1'],
+      ['oauth_nonce', 'n'],
+      ['a', '2'],
+    ]);
+  });
+
+  it('still rejects an oauth_* name given twice after more than a scan of other names', () => {
+    const others = Array.from({ length: 20 }, (_, i) => `p${i % 3}="v"`);
+    const header = `OAuth oauth_nonce="a", ${others.join(', ')}, oauth_token="t", oauth_nonce="b"`;
+    const error = assertOAuthError(() => parse(header), 'parameter_rejected', 400);
+    assert.deepEqual(error.advice, { oauth_parameters_rejected: 'oauth_nonce' });
+    assert.equal(parse(`OAuth ${others.join(', ')}, oauth_nonce="n"`)?.parameters.length, 21);
   });
 
   it('rejects an unterminated quoted value with parameter_rejected', () => {

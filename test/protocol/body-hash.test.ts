@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { builtInSignatureMethods, computeBodyHash } from '../../src/protocol/index.ts';
+import {
+  bodyHashDigestByLength,
+  builtInSignatureMethods,
+  computeBodyHash,
+} from '../../src/protocol/index.ts';
 
 describe('Request Body Hash extension: computeBodyHash', () => {
   it('gives the extension example: SHA-1 of "Hello World!"', () => {
@@ -29,5 +33,12 @@ describe('Request Body Hash extension: computeBodyHash', () => {
       'RSA-SHA512': 'sha512',
       PLAINTEXT: undefined,
     });
+  });
+
+  it('tells the digest a client chose by the length of its base64, for PLAINTEXT', () => {
+    for (const digest of ['sha1', 'sha256', 'sha512'] as const) {
+      assert.equal(bodyHashDigestByLength(computeBodyHash(digest, 'body')), digest);
+    }
+    assert.equal(bodyHashDigestByLength('short'), undefined);
   });
 });

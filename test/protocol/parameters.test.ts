@@ -17,6 +17,46 @@ describe('RFC 5849 §3.4.1.3.1 parameter sources', () => {
     ]);
   });
 
+  it('signs every header parameter, oauth_* or not, copies of the query and body included', () => {
+    const collected = collectParameters({
+      authorization: 'OAuth oauth_nonce="n", a="1", b="2", c="3", c="4"',
+      query: 'a=1',
+      body: 'b=2',
+      contentType: FORM,
+    });
+    assert.equal(collected.transmission, 'header');
+    assert.deepEqual(collected.signed, [
+      ['oauth_nonce', 'n'],
+      ['a', '1'],
+      ['b', '2'],
+      ['c', '3'],
+      ['c', '4'],
+      ['b', '2'],
+      ['a', '1'],
+    ]);
+    // Handed over once, where they belong; only what the header alone carries is "header".
+    assert.deepEqual(collected.query, [['a', '1']]);
+    assert.deepEqual(collected.form, [['b', '2']]);
+    assert.deepEqual(collected.header, [
+      ['c', '3'],
+      ['c', '4'],
+    ]);
+  });
+
+  it('keeps a header pair whose name is in the query with another value', () => {
+    const collected = collectParameters({
+      authorization: 'OAuth oauth_nonce="n", a="2"',
+      query: 'a=1',
+    });
+    assert.deepEqual(collected.header, [['a', '2']]);
+    assert.deepEqual(collected.query, [['a', '1']]);
+  });
+
+  it('has no header pairs when the header carries only protocol parameters', () => {
+    assert.deepEqual(collectParameters({ authorization: 'OAuth oauth_nonce="n"' }).header, []);
+    assert.deepEqual(collectParameters({ query: 'a=1' }).header, []);
+  });
+
   it('returns the header realm apart, not signed', () => {
     const collected = collectParameters({ authorization: 'OAuth realm="r", oauth_nonce="n"' });
     assert.equal(collected.realm, 'r');

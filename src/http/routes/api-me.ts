@@ -56,8 +56,13 @@ const schema = {
               method: { type: 'string' },
               query: decodedParameters,
               form: decodedParameters,
+              header: {
+                ...decodedParameters,
+                description:
+                  'Non-protocol Authorization header parameters that are not also in the query or body (RFC 5849 §3.4.1.3.1 signs them).',
+              },
             },
-            required: ['client', 'owner', 'scope', 'method', 'query', 'form'],
+            required: ['client', 'owner', 'scope', 'method', 'query', 'form', 'header'],
           },
         },
       },
@@ -84,6 +89,7 @@ export function registerApiMe(
       method: request.method,
       query: verified.parameters.query,
       form: verified.parameters.form,
+      header: verified.parameters.header,
     });
   });
 }

@@ -1,32 +1,42 @@
 /**
- * Step 1 of verification: the protocol parameters are present, single, well-formed and
- * allowed for this endpoint (§3.1, §3.2, §2.1–2.3 for the flow's own parameters, and the
- * Request Body Hash extension). Cheap checks first, before any lookup.
+ * Step 1 of verification: the protocol parameters are present, single, well-formed and known
+ * (§3.1, §3.2, §2.1–2.3 for the flow's own parameters, the Request Body Hash and session
+ * extensions). Cheap checks first, before any lookup.
  */
 import { OAuthError, printable } from '../../protocol/index.ts';
-import type { CollectedParameters, SignatureMethod } from '../../protocol/index.ts';
+import type { CollectedParameters } from '../../protocol/index.ts';
 import type { Policy } from '../policy.ts';
 import type { ProtocolParameters, RequestKind } from '../request.ts';
 
 /**
- * The protocol parameters a request may carry, on every endpoint. `oauth_callback` (§2.1) and
- * `oauth_verifier` (§2.3) belong to one step each, but real clients re-send them on later
- * requests (the verifier on every resource request, the callback on the token request): they
- * are accepted anywhere, covered by the signature like every parameter, and ignored outside
- * their step (docs/decisions.md). Any other `oauth_*` name is refused.
+ * One rule for every protocol parameter name (docs/decisions.md, "What differences are
+ * tolerated"): a name Latchkey knows is accepted on every request, covered by the signature
+ * like any parameter, and read only where it means something; anywhere else it is ignored.
+ * Real clients re-send a step's parameter on later requests (`oauth_verifier` on every
+ * resource request, `oauth_callback` on the token request) and echo what the server answered
+ * (`oauth_callback_confirmed`, the session extension's fields), and a parameter that decides
+ * nothing where it is ignored weakens no check. Two kinds of name are refused: an unknown one
+ * (the client may count on an extension Latchkey does not implement) and a secret
+ * (`oauth_token_secret` never travels: the signature proves the client holds it, §3.4).
  */
-const ALLOWED: ReadonlySet<string> = new Set([
-  'oauth_consumer_key',
-  'oauth_token',
-  'oauth_signature_method',
-  'oauth_signature',
-  'oauth_timestamp',
-  'oauth_nonce',
-  'oauth_version',
-  'oauth_body_hash', // the Request Body Hash extension, checked by check-body-hash.ts
-  'oauth_callback',
-  'oauth_verifier',
-  'oauth_session_handle', // only in a renewal (session extension, provider/session-extension.ts)
+const KNOWN: ReadonlyMap<string, RequestKind | 'every' | 'none'> = new Map([
+  // §3.1, read on every request.
+  ['oauth_consumer_key', 'every'],
+  ['oauth_token', 'every'],
+  ['oauth_signature_method', 'every'],
+  ['oauth_signature', 'every'],
+  ['oauth_timestamp', 'every'],
+  ['oauth_nonce', 'every'],
+  ['oauth_version', 'every'],
+  ['oauth_body_hash', 'every'], // the Request Body Hash extension, checked by check-body-hash.ts
+  // One step's own parameters (§2.1, §2.3, the session extension's renewal).
+  ['oauth_callback', 'temporary'],
+  ['oauth_verifier', 'exchange'],
+  ['oauth_session_handle', 'renewal'], // its presence makes a token request a renewal
+  // Answer fields the server issues (§2.1; the session extension's token answer), echoed back.
+  ['oauth_callback_confirmed', 'none'],
+  ['oauth_expires_in', 'none'],
+  ['oauth_authorization_expires_in', 'none'],
 ]);
 const TIMESTAMP = /^[0-9]{1,10}$/;
 
@@ -61,11 +71,7 @@ export function checkProtocolParameters(
   }
   const p = collected.protocol;
   for (const name of p.keys()) {
-    if (!ALLOWED.has(name) || (name === 'oauth_session_handle' && rules.kind !== 'renewal')) {
-      throw new OAuthError('parameter_rejected', `"${printable(name)}" is not accepted here.`, {
-        advice: { oauth_parameters_rejected: name },
-      });
-    }
+    if (!KNOWN.has(name)) refuseUnknown(name);
   }
   // Each value read once: a missing parameter is undefined (values are always strings).
   const consumerKey = p.get('oauth_consumer_key');
@@ -74,10 +80,11 @@ export function checkProtocolParameters(
   const rawTimestamp = p.get('oauth_timestamp');
   const nonce = p.get('oauth_nonce');
   const bodyHash = p.get('oauth_body_hash');
-  // Read only in their own step; elsewhere they were signed and are otherwise ignored.
-  const callback = rules.kind === 'temporary' ? p.get('oauth_callback') : undefined;
-  const verifier = rules.kind === 'exchange' ? p.get('oauth_verifier') : undefined;
-  const sessionHandle = rules.kind === 'renewal' ? p.get('oauth_session_handle') : undefined;
+  // Read only in their own step (KNOWN); elsewhere they were signed and are otherwise ignored.
+  const inStep = (name: string) => (KNOWN.get(name) === rules.kind ? p.get(name) : undefined);
+  const callback = inStep('oauth_callback');
+  const verifier = inStep('oauth_verifier');
+  const sessionHandle = inStep('oauth_session_handle');
   const signatureMethod =
     methodName === undefined ? undefined : policy.signatureMethods.get(methodName);
   const needsNonce = signatureMethod?.usesBaseString ?? true;
@@ -127,7 +134,7 @@ export function checkProtocolParameters(
       advice: { oauth_acceptable_versions: '1.0-1.0' },
     });
   }
-  if (bodyHash !== undefined) checkBodyHashParameter(bodyHash, signatureMethod, body);
+  if (bodyHash !== undefined) checkBodyHashParameter(bodyHash, body);
   checkNonEmpty('oauth_consumer_key', consumerKey, policy.maxValueBytes);
   checkNonEmpty('oauth_nonce', nonce, policy.maxValueBytes);
   checkNonEmpty('oauth_verifier', verifier, policy.maxValueBytes);
@@ -173,23 +180,17 @@ const BODY_HASH = /^[A-Za-z0-9+/]{27}=$|^[A-Za-z0-9+/]{43}=$|^[A-Za-z0-9+/]{86}=
 
 /**
  * Request Body Hash extension: never on a form-encoded body (its parameters are signed
- * already, and the extension forbids it), never with a method that signs no parameters
- * (PLAINTEXT: the hash would protect nothing), and well-formed. Its value is compared with
- * the body after the signature proved it authentic (check-body-hash.ts).
+ * already, and the extension forbids it), and well-formed. With any signature method, its
+ * value is compared with the body after the signature check (check-body-hash.ts); with
+ * PLAINTEXT, which signs no parameters, the hash protects nothing more than the channel does,
+ * but a client that sends one still gets it checked.
  */
-function checkBodyHashParameter(value: string, method: SignatureMethod, body: BodyFacts): void {
+function checkBodyHashParameter(value: string, body: BodyFacts): void {
   const advice = { advice: { oauth_parameters_rejected: 'oauth_body_hash' } };
   if (body.form) {
     throw new OAuthError(
       'parameter_rejected',
       'oauth_body_hash is not sent with a form-encoded body; its parameters are signed already.',
-      advice,
-    );
-  }
-  if (method.bodyHashDigest === undefined) {
-    throw new OAuthError(
-      'parameter_rejected',
-      `oauth_body_hash cannot be used with ${method.name}, which signs no parameters.`,
       advice,
     );
   }
@@ -200,6 +201,19 @@ function checkBodyHashParameter(value: string, method: SignatureMethod, body: Bo
       advice,
     );
   }
+}
+
+/** An oauth_* name outside KNOWN: a secret that must not travel, or one Latchkey does not know. */
+function refuseUnknown(name: string): never {
+  const advice = { advice: { oauth_parameters_rejected: name } };
+  if (name === 'oauth_token_secret') {
+    throw new OAuthError(
+      'parameter_rejected',
+      'oauth_token_secret is never sent: the signature proves the client holds it (RFC 5849 §3.4).',
+      advice,
+    );
+  }
+  throw new OAuthError('parameter_rejected', `"${printable(name)}" is not accepted here.`, advice);
 }
 
 /** Present values of these parameters are 1 to maxValueBytes bytes (§3.1 leaves them open). */
