@@ -37,9 +37,6 @@ const HOP_BY_HOP = new Set([
 /** Any character a header value cannot carry (RFC 9110 §5.5): dropped from the upstream's. */
 const INVALID_VALUE = /[^\t\x20-\x7E\x80-\xFF]/g;
 
-/** Characters a path may carry as they are; any other is percent-encoded (RFC 3986 §3.3). */
-const PATH_AS_IS = /^[A-Za-z0-9\-._~!$&'()*+,=:@%/]*$/;
-
 export type UpstreamHeaders = Record<string, string | string[]>;
 
 export interface UpstreamSettings {
@@ -51,8 +48,8 @@ export interface Upstream {
   /** The `Host` header the upstream is sent. */
   readonly host: string;
   /**
-   * Sends the request (`target` is the path and query to request) and answers `reply` with
-   * the upstream's answer, streamed.
+   * Sends the request (`target` is the path and query to request, sent byte for byte) and
+   * answers `reply` with the upstream's answer, streamed.
    */
   forward(
     request: FastifyRequest,
@@ -79,11 +76,6 @@ export function connectionOptions(value: string | string[] | undefined): readonl
 /** True for a field that only concerns one connection and so is never forwarded. */
 export function isHopByHop(name: string, listed: readonly string[]): boolean {
   return HOP_BY_HOP.has(name) || (listed.length > 0 && listed.includes(name));
-}
-
-/** A path undici can send: as it is, or percent-encoded where it has other characters. */
-function sendablePath(path: string): string {
-  return PATH_AS_IS.test(path) ? path : new URL(path, 'http://upstream.invalid').pathname;
 }
 
 function answerUpstreamError(reply: FastifyReply, error: Error & { code?: string }): void {
@@ -135,11 +127,9 @@ export function createUpstream(url: string, settings: UpstreamSettings): Upstrea
   return {
     host: origin.host,
     forward(request, reply, target, headers, body) {
-      const question = target.indexOf('?');
-      const path =
-        question < 0
-          ? sendablePath(target)
-          : sendablePath(target.slice(0, question)) + target.slice(question);
+      // Sent exactly as given: the path is the one the rules matched (gateway-path.ts makes it
+      // sendable as it is), and re-parsing it here would let the upstream see another.
+      const path = target;
       const response = reply.raw;
       let control: Dispatcher.DispatchController | undefined;
       let started = false;
