@@ -3,9 +3,10 @@
  * own API): every request outside Latchkey's own paths is verified, then forwarded
  * (gateway-forward.ts) with the body untouched (streamed, except a form body, which the
  * signature covers and so is read), the protocol parameters and Authorization header
- * removed, and identity headers set (the owner by its subject and its display name) — after
- * any incoming copies are dropped, so a caller cannot forge them. Unverified requests never
- * reach the upstream.
+ * removed, and identity and forwarding headers set (the owner by its subject and its display
+ * name; the client's address, scheme and host as Latchkey resolved them) — after any incoming
+ * copies are dropped, so a caller cannot forge them. Unverified requests never reach the
+ * upstream.
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -22,7 +23,12 @@ import {
 } from './gateway-defaults.ts';
 import { matchRule, parseGatewayRules } from './gateway-rules.ts';
 import type { GatewayRule } from './gateway-rules.ts';
-import { needsBodyBytes, readBodyBytes, toIncomingRequest } from './incoming-request.ts';
+import {
+  clientOrigin,
+  needsBodyBytes,
+  readBodyBytes,
+  toIncomingRequest,
+} from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
 import { isLtiHeader, launchHeaders } from './lti-headers.ts';
 import { ltiFailureAnswer } from './lti-reply.ts';
@@ -90,6 +96,18 @@ export function withoutLatchkeyCookies(header: string): string {
     .join('; ');
 }
 
+/** The forwarding headers the gateway always sets itself (docs/gateway.md). */
+const SET_BY_GATEWAY = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']);
+
+/**
+ * A header by which a proxy tells who the client is, how and to which host it came
+ * (`Forwarded`, RFC 7239; `X-Forwarded-*`; `X-Real-IP`), `name` lower case with `_` read as
+ * `-`, as WSGI, CGI and PHP read it.
+ */
+function isForwardingHeader(name: string): boolean {
+  return name === 'forwarded' || name === 'x-real-ip' || name.startsWith('x-forwarded-');
+}
+
 /** The methods the gateway forwards: those of a REST API (a request with any other finds no route). */
 const PROXIED_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'];
 
@@ -126,9 +144,25 @@ export async function registerGateway(
       // Every spelling an upstream may read as an identity header: WSGI, CGI, PHP and many
       // frameworks turn both `X-OAuth-Owner` and `X_OAuth_Owner` into HTTP_X_OAUTH_OWNER, so
       // a copy with underscores is as forged as one with hyphens.
-      if (identitySpellings.has(name.replaceAll('_', '-')) || isLtiHeader(name)) continue;
+      const spelled = name.replaceAll('_', '-');
+      if (identitySpellings.has(spelled) || isLtiHeader(name)) continue;
+      // Who the client is and how it came are for a proxy to say: a client's own copies are
+      // dropped (they would name any address or host it likes), a trusted proxy's are kept,
+      // except those set below. A proxy writes them with hyphens: other spellings never pass.
+      if (
+        isForwardingHeader(spelled) &&
+        (!transport.trustProxy || name !== spelled || SET_BY_GATEWAY.has(name))
+      ) {
+        continue;
+      }
       headers[name] = value;
     }
+    // The client as Latchkey resolved it (the connection's peer, or what a trusted proxy
+    // says), the address the rate limits and the audit trail use too.
+    const origin = clientOrigin(request.raw, transport);
+    headers['x-forwarded-for'] = request.ip;
+    headers['x-forwarded-proto'] = origin.scheme;
+    if (origin.host !== '') headers['x-forwarded-host'] = origin.host;
     // Latchkey's own session, CSRF and sign-in cookies are its credentials, not the app's:
     // the upstream gets every other cookie and never these.
     const cookies = headers['cookie'];
