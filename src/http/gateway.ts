@@ -253,7 +253,7 @@ export async function registerGateway(
         return;
       }
       reply.send(error);
-    }, uploadTimeoutMs);
+    }, uploadTimeoutMs).unref();
     // The body is in once the request ends; the request is over once its answer is.
     request.raw.once('end', release);
     reply.raw.once('close', release);
