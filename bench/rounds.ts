@@ -9,7 +9,7 @@ import type { BenchOptions } from './options.ts';
 import { summarize } from './results.ts';
 import type { RoundResult, ScenarioRecord, StartupRecord } from './results.ts';
 import { scenarios, servers } from './scenarios.ts';
-import type { Scenario, ServerDef, ServerId } from './scenarios.ts';
+import type { Fault, Scenario, ServerDef, ServerId } from './scenarios.ts';
 import { leanCredentials } from './seed/lean-credentials.ts';
 import type { SeededCredentials } from './seed/seed-latchkey.ts';
 import { startGroup } from './server-group.ts';
@@ -119,7 +119,14 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
         const fresh = !warmed.has(server.pid);
         warmed.add(server.pid);
         const warmupMs = options.warmupMs + (fresh ? options.serverWarmupMs : 0);
+        let fault: Fault | undefined;
         try {
+          // Started before the measurement (and its warm-up), stopped after (bench/faults/).
+          fault = await scenario.fault?.({
+            host: `127.0.0.1:${server.port}`,
+            credentials: credentials ?? lean.credentials,
+            poolSize: 0,
+          });
           const rate = paceFor(scenario, roundRps);
           const measure = () =>
             runGenerator({
@@ -143,6 +150,11 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
               pin: pin?.generator,
             });
           let result = await measure();
+          const faultNote = fault?.check();
+          if (faultNote !== undefined) throw new Error(`the fault did not hold: ${faultNote}`);
+          if (fault !== undefined && result.requests === 0) {
+            throw new Error('no request was answered during the fault');
+          }
           // A figure that says more about the machine than about the server is taken again.
           for (let retry = 1; retry <= NOISY_RETRIES; retry++) {
             const why = retakeReason(result, rate, options);
@@ -179,6 +191,8 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
           record.status = 'failed';
           record.note = firstLine(error);
           log(`round ${round} ${scenario.id}: FAILED ${record.note}`);
+        } finally {
+          fault?.stop();
         }
       }
       await group.stop();

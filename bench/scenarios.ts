@@ -7,6 +7,7 @@ import type { WorkloadConfig } from './load/generator.ts';
 import type { RequestSpec } from './load/signed-request.ts';
 import { ROOT } from './processes.ts';
 import type { SeededCredentials } from './seed/seed-latchkey.ts';
+import { startSlowUploads } from './faults/slow-upload.ts';
 
 export type ServerId =
   | 'bare-http'
@@ -55,6 +56,17 @@ export interface Scenario {
   readonly pooled?: boolean;
   /** Drive the gateway's upstream directly rather than the server itself. */
   readonly target?: 'upstream';
+  /**
+   * An attack (bench/faults/) started before the scenario is measured and stopped after:
+   * the figures are those of the workload while it runs.
+   */
+  readonly fault?: (context: WorkloadContext) => Promise<Fault>;
+}
+
+export interface Fault {
+  /** Why the fault did not hold to the end of the measurement, or undefined when it did. */
+  readonly check: () => string | undefined;
+  readonly stop: () => void;
 }
 
 const latchkeyMissing = () =>
@@ -272,6 +284,35 @@ export const scenarios: readonly Scenario[] = [
     title: 'Latchkey gateway in front of that upstream, HMAC-SHA1',
     server: 'gateway',
     workload: signed({ path: '/' }),
+  },
+  {
+    // The reference for the attack below: the same GETs at the same pace, no attack.
+    id: 'gateway-50',
+    title: 'Latchkey gateway, HMAC-SHA1 GETs at 50 % of its maximum',
+    server: 'gateway',
+    workload: signed({ path: '/' }),
+    pace: { of: 'gateway', fraction: 0.5 },
+  },
+  {
+    // The slow-upload attack of the second security review (docs/security.md): signed GETs
+    // at half the gateway's maximum of the round, measured while 140 uploads trickle.
+    id: 'gateway-slow-upload',
+    title:
+      'Latchkey gateway, HMAC-SHA1 GETs at 50 % of its maximum while 140 uploads trickle a byte a second',
+    server: 'gateway',
+    workload: signed({ path: '/' }),
+    pace: { of: 'gateway', fraction: 0.5 },
+    fault: async (c) => {
+      const uploads = await startSlowUploads({ host: c.host, credentials: c.credentials });
+      const held = uploads.open();
+      return {
+        check: () => {
+          const open = uploads.open();
+          return open === held ? undefined : `${held - open} of ${held} uploads ended early`;
+        },
+        stop: () => uploads.stop(),
+      };
+    },
   },
   {
     // The reference for the gateway, as the lean verifier is for HMAC: proxying alone.

@@ -4,6 +4,7 @@
  * bench/servers/bare-proxy.ts in front of it, for the Fastify proxy an upstream and
  * bench/servers/fastify-proxy.ts in front of it.
  */
+import { PUBLIC_PREFIX } from './faults/slow-upload.ts';
 import { startServer } from './processes.ts';
 import type { ServerProcess } from './processes.ts';
 import type { ServerDef } from './scenarios.ts';
@@ -59,10 +60,16 @@ export async function startGroup(def: ServerDef, settings: GroupSettings): Promi
     case 'gateway':
     case 'bare-proxy':
     case 'fastify-proxy': {
-      upstream = await startServer(['bench/servers/bare-http.ts'], options);
+      // Answering once a body is in, as an API does, for the slow-upload attack.
+      upstream = await startServer(
+        ['bench/servers/bare-http.ts', ...(def.id === 'gateway' ? ['--read-bodies'] : [])],
+        options,
+      );
+      // One public prefix, for the slow-upload attack's unsigned uploads (bench/faults/).
+      const rules = JSON.stringify([{ path: `${PUBLIC_PREFIX}/*`, access: 'public' }]);
       const front =
         def.id === 'gateway'
-          ? latchkey
+          ? [...latchkey, '--gateway-rules', rules]
           : def.id === 'bare-proxy'
             ? ['bench/servers/bare-proxy.ts']
             : ['bench/servers/fastify-proxy.ts'];

@@ -61,6 +61,19 @@ export function judgeTargets(run: RunRecord): TargetResult[] {
       : gateway.rps >= 0.6 * bareProxy.rps && gateway.p99 <= 2 * bareProxy.p99,
     'gateway',
   );
+  const attacked = summary('gateway-slow-upload');
+  const unattacked = summary('gateway-50');
+  judge(
+    'Gateway under the slow-upload attack (140 uploads trickling a byte a second): the signed GETs’ p99 < 100 ms',
+    attacked === undefined
+      ? undefined
+      : `p99 ${ms(attacked.p99)} ms, p50 ${ms(attacked.p50)} ms at ${n(attacked.rps)} req/s` +
+          (unattacked === undefined
+            ? ''
+            : ` (without the attack at the same pace: p99 ${ms(unattacked.p99)} ms, p50 ${ms(unattacked.p50)} ms)`),
+    attacked === undefined ? undefined : attacked.requests > 0 && attacked.p99 < 100,
+    'gateway-slow-upload',
+  );
   const paced = summary('hmac-sha1-80');
   const pacedLimit = summary('limit-80');
   const pacedHeap = summary('hmac-sha1-80-heap128');

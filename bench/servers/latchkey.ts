@@ -4,7 +4,8 @@
  * `POST /bench/approve` approves a temporary credential for the seeded owner through the
  * consent page's own provider call (for the flows scenario, without scraping HTML), and
  * `--sample-ms N` prints the process's memory and the nonce store's size every N ms.
- * `--upstream URL` makes it a gateway in front of that API; `--log-level info` logs every
+ * `--upstream URL` makes it a gateway in front of that API (`--gateway-rules JSON`: its
+ * rules, docs/gateway.md); `--log-level info` logs every
  * request as `latchkey serve` does by default (to /dev/null: the cost is the logging's, not a
  * pipe's).
  *
@@ -12,13 +13,15 @@
  * SIGTERM, so start-up does not blur it.
  *
  * Usage: node bench/servers/latchkey.ts --database FILE [--port N] [--sample-ms N]
- *   [--upstream URL] [--log-level LEVEL] [--profile-file FILE] [--window SECONDS]
+ *   [--upstream URL] [--gateway-rules JSON] [--log-level LEVEL] [--profile-file FILE]
+ *   [--window SECONDS]
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { logDestination } from '../../src/http/access-log.ts';
 import { buildApp } from '../../src/http/app.ts';
+import { parseGatewayRules } from '../../src/http/gateway-rules.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
 import { announceReady } from './ready.ts';
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '0' },
     'sample-ms': { type: 'string' },
     upstream: { type: 'string' },
+    'gateway-rules': { type: 'string' },
     'log-level': { type: 'string' },
     'profile-file': { type: 'string' },
     window: { type: 'string' },
@@ -53,7 +57,13 @@ const app = await build({
   // The buffered destination `latchkey serve` writes to stdout with, here to /dev/null so the
   // cost measured is the logging's and not a pipe reader's.
   logger: level === undefined ? false : { level, stream: logDestination('/dev/null') },
-  gateway: values.upstream === undefined ? undefined : { upstream: values.upstream },
+  gateway:
+    values.upstream === undefined
+      ? undefined
+      : {
+          upstream: values.upstream,
+          rules: parseGatewayRules(values['gateway-rules'] ?? '[]'),
+        },
 });
 
 const owner = await store.owners.findByUsername('bench-owner');

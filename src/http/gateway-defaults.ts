@@ -14,3 +14,12 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 
 /** Give up waiting for the upstream's answer after this long (504). */
 export const DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
+
+/**
+ * A request body must have arrived in full this long after the request began, or the request
+ * is answered 408 and its connection closed (docs/gateway.md, "Slow uploads").
+ */
+export const DEFAULT_UPLOAD_TIMEOUT_MS = 60_000;
+
+/** Bodies one address may be sending at once; one more is answered 429. */
+export const DEFAULT_MAX_UPLOADS_PER_ADDRESS = 16;

@@ -7,6 +7,14 @@
  * connection is a 502, a connection or answer that does not come in time a 504, each with a
  * plain-text body (docs/gateway.md).
  *
+ * Two pools: a request whose body is already in (none, a form, a body read for its hash) holds
+ * an upstream connection only while the upstream works, but one whose body streams through
+ * holds it while the client sends, which a client can make last. So streamed bodies get a
+ * pool of their own: clients trickling uploads can fill that one, never the connections every
+ * other request needs (the gateway bounds how long and how many per address, gateway.ts).
+ * Reading every body before opening the upstream request would free the pool too, but it
+ * would put whole uploads in memory and end streaming of bodies past the body limit.
+ *
  * Not @fastify/http-proxy / @fastify/reply-from: their URLs parsed per request, headers copied
  * twice, retry wrapper and Readable per answer piped through the reply cost a quarter to a
  * third more instructions per request (bench/instructions.ts --servers gateway).
@@ -37,9 +45,6 @@ const HOP_BY_HOP = new Set([
 /** Any character a header value cannot carry (RFC 9110 §5.5): dropped from the upstream's. */
 const INVALID_VALUE = /[^\t\x20-\x7E\x80-\xFF]/g;
 
-/** Characters a path may carry as they are; any other is percent-encoded (RFC 3986 §3.3). */
-const PATH_AS_IS = /^[A-Za-z0-9\-._~!$&'()*+,=:@%/]*$/;
-
 export type UpstreamHeaders = Record<string, string | string[]>;
 
 export interface UpstreamSettings {
@@ -51,8 +56,8 @@ export interface Upstream {
   /** The `Host` header the upstream is sent. */
   readonly host: string;
   /**
-   * Sends the request (`target` is the path and query to request) and answers `reply` with
-   * the upstream's answer, streamed.
+   * Sends the request (`target` is the path and query to request, sent byte for byte) and
+   * answers `reply` with the upstream's answer, streamed.
    */
   forward(
     request: FastifyRequest,
@@ -60,6 +65,8 @@ export interface Upstream {
     target: string,
     headers: UpstreamHeaders,
     body: Readable | Buffer | string | null,
+    /** Aborted: the upstream request ends at once (its connection is not reused). */
+    signal?: AbortSignal,
   ): void;
   /** Closes the pool once the requests under way are answered. */
   close(): Promise<void>;
@@ -79,11 +86,6 @@ export function connectionOptions(value: string | string[] | undefined): readonl
 /** True for a field that only concerns one connection and so is never forwarded. */
 export function isHopByHop(name: string, listed: readonly string[]): boolean {
   return HOP_BY_HOP.has(name) || (listed.length > 0 && listed.includes(name));
-}
-
-/** A path undici can send: as it is, or percent-encoded where it has other characters. */
-function sendablePath(path: string): string {
-  return PATH_AS_IS.test(path) ? path : new URL(path, 'http://upstream.invalid').pathname;
 }
 
 function answerUpstreamError(reply: FastifyReply, error: Error & { code?: string }): void {
@@ -125,21 +127,21 @@ export function createUpstream(url: string, settings: UpstreamSettings): Upstrea
   const origin = new URL(url);
   // As many connections as reply-from's default, one request at a time on each: a pipelined
   // request would wait behind a slow answer to another client.
-  const pool = new Pool(origin.origin, {
+  const poolOptions: Pool.Options = {
     connections: 128,
     pipelining: 1,
     connectTimeout: settings.connectTimeoutMs,
     headersTimeout: settings.responseTimeoutMs,
     bodyTimeout: settings.responseTimeoutMs,
-  });
+  };
+  const pool = new Pool(origin.origin, poolOptions);
+  const uploads = new Pool(origin.origin, poolOptions);
   return {
     host: origin.host,
-    forward(request, reply, target, headers, body) {
-      const question = target.indexOf('?');
-      const path =
-        question < 0
-          ? sendablePath(target)
-          : sendablePath(target.slice(0, question)) + target.slice(question);
+    forward(request, reply, target, headers, body, signal) {
+      // Sent exactly as given: the path is the one the rules matched (gateway-path.ts makes it
+      // sendable as it is), and re-parsing it here would let the upstream see another.
+      const path = target;
       const response = reply.raw;
       let control: Dispatcher.DispatchController | undefined;
       let started = false;
@@ -148,11 +150,14 @@ export function createUpstream(url: string, settings: UpstreamSettings): Upstrea
         if (!response.writableFinished) control?.abort(new Error('The client went away.'));
       };
       response.once('close', abandon);
-      pool.dispatch(
+      const streamed = body !== null && typeof body !== 'string' && !Buffer.isBuffer(body);
+      signal?.addEventListener('abort', () => control?.abort(signal.reason), { once: true });
+      (streamed ? uploads : pool).dispatch(
         { method: request.method as Dispatcher.HttpMethod, path, headers, body },
         {
           onRequestStart(controller) {
             control = controller;
+            if (signal?.aborted === true) controller.abort(signal.reason);
           },
           onResponseStart(controller, statusCode, answerHeaders) {
             if (statusCode < 200) return; // informational (1xx): not forwarded
@@ -182,13 +187,17 @@ export function createUpstream(url: string, settings: UpstreamSettings): Upstrea
               return;
             }
             response.removeListener('close', abandon);
-            if (response.destroyed) return; // the client went away first: no one to answer
+            // The client went away first, or the gateway already answered (a body too slow):
+            // no one to answer.
+            if (response.destroyed || reply.sent || signal?.aborted === true) return;
             request.log.warn({ err: error }, 'response errored');
             answerUpstreamError(reply, error as Error & { code?: string });
           },
         },
       );
     },
-    close: () => pool.close(),
+    close: async () => {
+      await Promise.all([pool.close(), uploads.close()]);
+    },
   };
 }

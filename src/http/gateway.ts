@@ -3,9 +3,10 @@
  * own API): every request outside Latchkey's own paths is verified, then forwarded
  * (gateway-forward.ts) with the body untouched (streamed, except a form body, which the
  * signature covers and so is read), the protocol parameters and Authorization header
- * removed, and identity headers set (the owner by its subject and its display name) — after
- * any incoming copies are dropped, so a caller cannot forge them. Unverified requests never
- * reach the upstream.
+ * removed, and identity and forwarding headers set (the owner by its subject and its display
+ * name; the client's address, scheme and host as Latchkey resolved them) — after any incoming
+ * copies are dropped, so a caller cannot forge them. Unverified requests never reach the
+ * upstream.
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,11 +19,18 @@ import { normalizeGatewayPath } from './gateway-path.ts';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDENTITY_HEADERS,
+  DEFAULT_MAX_UPLOADS_PER_ADDRESS,
   DEFAULT_RESPONSE_TIMEOUT_MS,
+  DEFAULT_UPLOAD_TIMEOUT_MS,
 } from './gateway-defaults.ts';
 import { matchRule, parseGatewayRules } from './gateway-rules.ts';
 import type { GatewayRule } from './gateway-rules.ts';
-import { needsBodyBytes, readBodyBytes, toIncomingRequest } from './incoming-request.ts';
+import {
+  clientOrigin,
+  needsBodyBytes,
+  readBodyBytes,
+  toIncomingRequest,
+} from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
 import { isLtiHeader, launchHeaders } from './lti-headers.ts';
 import { ltiFailureAnswer } from './lti-reply.ts';
@@ -47,6 +55,10 @@ export interface GatewayOptions {
   readonly connectTimeoutMs?: number | undefined;
   /** Give up waiting for the upstream's answer after this long: 504 (default 30 s). */
   readonly responseTimeoutMs?: number | undefined;
+  /** A request body must be in this long after the request began: 408 (default 60 s). */
+  readonly uploadTimeoutMs?: number | undefined;
+  /** Bodies one address may be sending at once: 429 beyond (default 16). */
+  readonly maxUploadsPerAddress?: number | undefined;
 }
 
 /** Set on the request (decorations, so every request keeps one shape). */
@@ -57,6 +69,8 @@ interface WithCaller {
   latchkeyGatewayCaller: OAuthCaller | null;
   /** Set on a verified launch on an `lti` path (docs/lti.md). */
   latchkeyGatewayLaunch: LtiLaunch | null;
+  /** Aborted when the request's body is too slow to arrive (a request with a body only). */
+  latchkeyGatewayUpload: AbortController | null;
 }
 
 /** Drops `oauth_*` pairs from a query or form body, keeping every other byte as sent. */
@@ -90,6 +104,26 @@ export function withoutLatchkeyCookies(header: string): string {
     .join('; ');
 }
 
+/** The forwarding headers the gateway always sets itself (docs/gateway.md). */
+const SET_BY_GATEWAY = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']);
+
+/**
+ * A header by which a proxy tells who the client is, how and to which host it came
+ * (`Forwarded`, RFC 7239; `X-Forwarded-*`; `X-Real-IP`), `name` lower case with `_` read as
+ * `-`, as WSGI, CGI and PHP read it.
+ */
+function isForwardingHeader(name: string): boolean {
+  return name === 'forwarded' || name === 'x-real-ip' || name.startsWith('x-forwarded-');
+}
+
+/** True when a request has a body still to arrive (RFC 9112 §6.3: a length or a coding). */
+function hasBody(request: FastifyRequest): boolean {
+  const headers = request.raw.headers;
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
 /** The methods the gateway forwards: those of a REST API (a request with any other finds no route). */
 const PROXIED_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'];
 
@@ -107,6 +141,11 @@ export async function registerGateway(
   const [client, owner, ownerName, scopeHeader] = identity as [string, string, string, string];
   const identitySpellings = new Set(identity.map((name) => name.replaceAll('_', '-')));
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+
+  const uploadTimeoutMs = options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS;
+  const maxUploads = options.maxUploadsPerAddress ?? DEFAULT_MAX_UPLOADS_PER_ADDRESS;
+  /** Bodies under way by address: an entry only while one is (docs/gateway.md, "Slow uploads"). */
+  const uploadsByAddress = new Map<string, number>();
 
   const upstream = createUpstream(options.upstream, {
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
@@ -126,9 +165,25 @@ export async function registerGateway(
       // Every spelling an upstream may read as an identity header: WSGI, CGI, PHP and many
       // frameworks turn both `X-OAuth-Owner` and `X_OAuth_Owner` into HTTP_X_OAUTH_OWNER, so
       // a copy with underscores is as forged as one with hyphens.
-      if (identitySpellings.has(name.replaceAll('_', '-')) || isLtiHeader(name)) continue;
+      const spelled = name.replaceAll('_', '-');
+      if (identitySpellings.has(spelled) || isLtiHeader(name)) continue;
+      // Who the client is and how it came are for a proxy to say: a client's own copies are
+      // dropped (they would name any address or host it likes), a trusted proxy's are kept,
+      // except those set below. A proxy writes them with hyphens: other spellings never pass.
+      if (
+        isForwardingHeader(spelled) &&
+        (!transport.trustProxy || name !== spelled || SET_BY_GATEWAY.has(name))
+      ) {
+        continue;
+      }
       headers[name] = value;
     }
+    // The client as Latchkey resolved it (the connection's peer, or what a trusted proxy
+    // says), the address the rate limits and the audit trail use too.
+    const origin = clientOrigin(request.raw, transport);
+    headers['x-forwarded-for'] = request.ip;
+    headers['x-forwarded-proto'] = origin.scheme;
+    if (origin.host !== '') headers['x-forwarded-host'] = origin.host;
     // Latchkey's own session, CSRF and sign-in cookies are its credentials, not the app's:
     // the upstream gets every other cookie and never these.
     const cookies = headers['cookie'];
@@ -153,6 +208,55 @@ export async function registerGateway(
     const launch = (request as FastifyRequest & WithCaller).latchkeyGatewayLaunch;
     if (launch !== null) Object.assign(headers, launchHeaders(launch));
     return headers;
+  }
+
+  /**
+   * Counts a body under way against its address and gives it `uploadTimeoutMs` to arrive.
+   * Without both a client sending a byte now and then holds its request open for as long as
+   * it likes, and many such clients hold every connection the gateway has (docs/security.md).
+   */
+  function watchUpload(request: FastifyRequest, reply: FastifyReply): void {
+    const address = request.ip;
+    const under = uploadsByAddress.get(address) ?? 0;
+    if (under >= maxUploads) {
+      throw new OAuthError(
+        'rate_limit_exceeded',
+        `At most ${maxUploads} request bodies at a time from one address; send this one when another is done.`,
+        { status: 429, retryAfterSeconds: 1 },
+      );
+    }
+    uploadsByAddress.set(address, under + 1);
+    const upload = new AbortController();
+    (request as FastifyRequest & WithCaller).latchkeyGatewayUpload = upload;
+    let watching = true;
+    const release = (): void => {
+      if (!watching) return;
+      watching = false;
+      clearTimeout(timer);
+      const left = (uploadsByAddress.get(address) ?? 1) - 1;
+      if (left <= 0) uploadsByAddress.delete(address);
+      else uploadsByAddress.set(address, left);
+    };
+    const timer = setTimeout(() => {
+      release();
+      if (request.raw.complete) return;
+      const error = new OAuthError(
+        'parameter_rejected',
+        `The request body did not arrive within ${uploadTimeoutMs / 1000} s; send it at once.`,
+        { status: 408 },
+      );
+      // The upstream request (if one was opened) ends, freeing its connection; the client is
+      // answered 408 if nothing was answered yet, and its connection closed either way.
+      upload.abort(error);
+      if (reply.sent || reply.raw.headersSent) {
+        reply.raw.destroy();
+        return;
+      }
+      reply.send(error);
+    }, uploadTimeoutMs).unref();
+    // The body is in once the request ends; the request is over once its answer is.
+    request.raw.once('end', release);
+    reply.raw.once('close', release);
   }
 
   async function verifyForUpstream(request: FastifyRequest): Promise<void> {
@@ -193,11 +297,19 @@ export async function registerGateway(
     scope.decorateRequest('latchkeyGatewayCaller', null);
     scope.decorateRequest('latchkeyGatewayLaunch', null);
     scope.decorateRequest('latchkeyGatewayPath', '/');
+    scope.decorateRequest('latchkeyGatewayUpload', null);
     // Normalized once, before anything reads the path; an ambiguous one is a 400 here.
-    scope.addHook('onRequest', async function normalizePath(request) {
+    scope.addHook('onRequest', async function normalizePath(request, reply) {
       (request as FastifyRequest & WithCaller).latchkeyGatewayPath = normalizeGatewayPath(
         request.raw.url ?? '/',
       );
+      if (hasBody(request)) watchUpload(request, reply);
+    });
+    // An answer given before the body was read (a refusal, a timeout) ends the connection:
+    // the rest of the body would otherwise be read, at the client's pace, to reach the next
+    // request. (The upstream's answers say the same in gateway-forward.ts.)
+    scope.addHook('onSend', async function closeUnreadBody(request, reply) {
+      if (!request.raw.complete && hasBody(request)) reply.header('connection', 'close');
     });
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
@@ -264,6 +376,7 @@ export async function registerGateway(
         query === '' ? path : `${path}?${query}`,
         headers,
         forwarded,
+        (request as FastifyRequest & WithCaller).latchkeyGatewayUpload?.signal,
       );
     }
 

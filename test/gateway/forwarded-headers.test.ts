@@ -190,4 +190,87 @@ describe('Gateway: what the upstream is told, and what it is not', () => {
     await fetch(`${base}/public/info`, { headers: { x_request_tag: 'kept' } });
     assert.equal(upstream.received.at(-1)!.headers['x_request_tag'], 'kept');
   });
+
+  /** What a client sends to pass for another address, scheme or host. */
+  const spoofed = {
+    'x-forwarded-for': '203.0.113.66',
+    'x-forwarded-host': 'evil.example',
+    'x-forwarded-proto': 'https',
+    'x-forwarded-port': '443',
+    forwarded: 'for=203.0.113.66;host=evil.example;proto=https',
+    'x-real-ip': '203.0.113.66',
+    x_forwarded_for: '203.0.113.67',
+    X_Real_IP: '203.0.113.68',
+  };
+
+  function assertOwnForwardingHeaders(headers: IncomingHttpHeaders) {
+    assert.equal(headers['x-forwarded-for'], '127.0.0.1');
+    assert.equal(headers['x-forwarded-proto'], 'http');
+    assert.equal(headers['x-forwarded-host'], new URL(base).host);
+    assert.equal(headers['x-forwarded-port'], undefined);
+    assert.equal(headers['forwarded'], undefined);
+    assert.equal(headers['x-real-ip'], undefined);
+    assertNoUnderscoreCopies(headers);
+  }
+
+  it("drops a client's X-Forwarded-*, Forwarded and X-Real-IP on a public path, and sets its own", async () => {
+    const response = await rawGet('/public/info', spoofed);
+    assert.equal(response.status, 200);
+    assertOwnForwardingHeaders(upstream.received.at(-1)!.headers);
+  });
+
+  it("drops a client's X-Forwarded-*, Forwarded and X-Real-IP on a verified path, and sets its own", async () => {
+    const response = await signedGet('/orders', spoofed);
+    assert.equal(response.status, 200);
+    assertOwnForwardingHeaders(upstream.received.at(-1)!.headers);
+  });
+});
+
+describe('Gateway behind a trusted proxy (trustProxy): what the proxy says is passed on', () => {
+  let store: Store;
+  let app: FastifyInstance;
+  let upstream: EchoUpstream;
+  let base: string;
+
+  before(async () => {
+    store = createSqliteStore({ path: ':memory:' });
+    upstream = await startEchoUpstream();
+    app = await buildServer({
+      provider: createProvider({ store }),
+      maintenance: false,
+      trustProxy: true,
+      gateway: { upstream: upstream.url, rules: [{ path: '/public/*', access: 'public' }] },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+
+  after(async () => {
+    await app.close();
+    await upstream.close();
+    await store.close();
+  });
+
+  it('sets X-Forwarded-For/-Proto/-Host to the client the proxy names, and keeps its Forwarded and X-Real-IP', async () => {
+    const response = await fetch(`${base}/public/info`, {
+      headers: {
+        'x-forwarded-for': '198.51.100.7',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'api.example',
+        'x-forwarded-port': '443',
+        forwarded: 'for=198.51.100.7;proto=https;host=api.example',
+        'x-real-ip': '198.51.100.7',
+        x_forwarded_for: '203.0.113.67',
+      },
+    });
+    assert.equal(response.status, 200);
+    const { headers } = upstream.received.at(-1)!;
+    assert.equal(headers['x-forwarded-for'], '198.51.100.7');
+    assert.equal(headers['x-forwarded-proto'], 'https');
+    assert.equal(headers['x-forwarded-host'], 'api.example');
+    assert.equal(headers['x-forwarded-port'], '443');
+    assert.equal(headers['forwarded'], 'for=198.51.100.7;proto=https;host=api.example');
+    assert.equal(headers['x-real-ip'], '198.51.100.7');
+    assert.equal(headers['x_forwarded_for'], undefined);
+  });
 });

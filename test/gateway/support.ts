@@ -1,6 +1,6 @@
 // A recording upstream on loopback: it answers with what reached it, and counts requests,
 // so a test can prove both what was forwarded and that nothing unverified was.
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -16,6 +16,14 @@ export interface EchoUpstream {
   readonly received: Received[];
   /** Milliseconds to wait before answering (to test timeouts). */
   delayMs: number;
+  /** Requests whose head has arrived, whether or not their body has. */
+  readonly started: number;
+  /** Requests whose connection closed before their body was in. */
+  readonly abandoned: number;
+  /** Emits `change` as those counts grow. */
+  readonly events: EventEmitter;
+  /** Resolves once `predicate` holds, checked now and after each event. */
+  until(predicate: () => boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,12 +33,28 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
     url: '',
     received,
     delayMs: 0,
+    started: 0,
+    abandoned: 0,
+    events: new EventEmitter(),
+    until: async (predicate) => {
+      while (!predicate()) {
+        await once(upstream.events, 'change');
+      }
+    },
     close: async () => {
       server.closeAllConnections();
       server.close();
     },
   };
+  const counts = upstream as { started: number; abandoned: number };
   const server = http.createServer((request, response) => {
+    counts.started += 1;
+    upstream.events.emit('change');
+    request.on('close', () => {
+      if (request.complete) return;
+      counts.abandoned += 1;
+      upstream.events.emit('change');
+    });
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {

@@ -21,10 +21,17 @@ describe('RFC 3986 §6.2.2 the gateway path normalization', () => {
     ['/a..b/.c', '/a..b/.c'],
     ['http://example.com/a/./b?q', '/a/b'],
     ['http://example.com', '/'],
+    // Characters a path cannot carry as they are, encoded once, so no URL parser changes it.
+    ['/a"b/{c}|d', '/a%22b/%7Bc%7D%7Cd'],
+    ['/a[b]/<c>/`^', '/a%5Bb%5D/%3Cc%3E/%60%5E'],
+    ['/caf\u00c3\u00a9', '/caf%C3%A9'],
+    ['/\u{1F600}', '/%F0%9F%98%80'],
   ];
   for (const [target, expected] of cases) {
     it(`normalizes ${target} to ${expected}`, () => {
       assert.equal(normalizeGatewayPath(target), expected);
+      // A fixed point of a URL parser: the upstream reads the path the rules matched.
+      assert.equal(new URL(expected, 'http://upstream.invalid').pathname, expected);
     });
   }
 
@@ -46,6 +53,10 @@ describe('RFC 3986 §6.2.2 the gateway path normalization', () => {
     '/a%252Fb',
     '/a%25%32%66b',
     '*',
+    '/public/..#',
+    '/a#b',
+    '/a?b#c',
+    '/\ud800',
   ]) {
     it(`refuses ${JSON.stringify(target)} with 400 parameter_rejected`, () => {
       assert.throws(

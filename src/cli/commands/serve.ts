@@ -117,6 +117,8 @@ export function registerServe(program: Command): void {
                   },
                   connectTimeoutMs: config.gateway.connectTimeoutMs,
                   responseTimeoutMs: config.gateway.responseTimeoutMs,
+                  uploadTimeoutMs: config.gateway.uploadTimeoutMs,
+                  maxUploadsPerAddress: config.gateway.maxUploadsPerAddress,
                 },
         });
         await app.listen({ host: config.host, port: config.port });

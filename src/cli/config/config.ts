@@ -28,7 +28,9 @@ import type { Setting } from './config-values.ts';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDENTITY_HEADERS,
+  DEFAULT_MAX_UPLOADS_PER_ADDRESS,
   DEFAULT_RESPONSE_TIMEOUT_MS,
+  DEFAULT_UPLOAD_TIMEOUT_MS,
 } from '../../http/gateway-defaults.ts';
 import { parseGatewayRules } from '../../http/gateway-rules.ts';
 import { DEFAULT_BODY_LIMIT, defaultPaths } from '../../http/options.ts';
@@ -630,6 +632,25 @@ export const settings = {
     summary: 'gateway: response timeout, ms',
     default: DEFAULT_RESPONSE_TIMEOUT_MS,
     parse: integer(1, 3_600_000),
+  },
+  /**
+   * A request body must have arrived in full this many milliseconds after the request began,
+   * or the request is answered 408 and its connection closed (docs/gateway.md, "Slow uploads").
+   */
+  'gateway.uploadTimeoutMs': {
+    env: 'LATCHKEY_GATEWAY_UPLOAD_TIMEOUT_MS',
+    flag: undefined,
+    summary: 'gateway: time a request body may take to arrive, ms',
+    default: DEFAULT_UPLOAD_TIMEOUT_MS,
+    parse: integer(1, 3_600_000),
+  },
+  /** Request bodies one client address may be sending at once; one more is answered 429. */
+  'gateway.maxUploadsPerAddress': {
+    env: 'LATCHKEY_GATEWAY_MAX_UPLOADS_PER_ADDRESS',
+    flag: undefined,
+    summary: 'gateway: request bodies under way per address',
+    default: DEFAULT_MAX_UPLOADS_PER_ADDRESS,
+    parse: integer(1, 100_000),
   },
 } as const satisfies Record<string, Setting<unknown>>;
 
