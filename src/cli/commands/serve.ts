@@ -100,6 +100,7 @@ export function registerServe(program: Command): void {
           publicUrl: config.publicUrl,
           logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
           bodyLimit: config.bodyLimit,
+          drainTimeoutMs: config.drainTimeoutMs,
           sessionSecret: config.sessionSecret,
           identity: identityOf(config),
           metrics: { public: config.metricsPublic, token: config.metricsToken },
