@@ -4,8 +4,8 @@
  * (RFC 5849 §1 item 6). SIGINT or SIGTERM close it gracefully: it drains (http/drain.ts:
  * /readyz 503, no new connection, requests in flight answered, within drainTimeoutMs), closes
  * the store and exits, within shutdownTimeoutMs (exit status 1 when closing fails or outlasts
- * it); a second signal ends it at once. It
- * refuses to start (exit 1) on a database holding secrets sealed under a key not configured.
+ * it); a second signal ends it at once. It refuses to start (exit 1) on a database holding
+ * secrets sealed under a key not configured.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
