@@ -8,7 +8,8 @@
  * 3. a request already in flight, or one that arrives on a keep-alive connection still open,
  *    is served, and its answer says `Connection: close`, so the balancer never sends another
  *    request on that connection while it closes (Fastify's `return503OnClosing` is off: no
- *    request is refused with its generic 503);
+ *    request is refused with its generic 503); a gateway answer, streamed from the upstream
+ *    past Fastify's hooks, has its connection closed right after it instead;
  * 4. when the last connection has closed, or the drain deadline has passed (connections still
  *    open are then cut), the onClose hooks close the store.
  */
@@ -47,6 +48,12 @@ export function registerDrain(
   app.addHook('onSend', function closeAfterAnswer(_request, reply, payload, done) {
     if (draining && !reply.raw.headersSent) reply.header('connection', 'close');
     done(null, payload);
+  });
+  // An answer written past onSend (the gateway's, streamed from the upstream) went out with
+  // keep-alive: its connection, idle once the answer is out, is closed then.
+  app.addHook('onResponse', function closeWhenIdle(_request, reply, done) {
+    if (draining && !reply.raw.hasHeader('connection')) app.server.closeIdleConnections();
+    done();
   });
 
   return { isDraining: () => draining };

@@ -391,8 +391,8 @@ export const settings = {
   /**
    * After SIGTERM or SIGINT, how long `latchkey serve` lets the requests in flight finish, in
    * milliseconds, before it cuts the connections still open and closes the store. `/readyz`
-   * answers 503 from the signal on, the listener closes at once, and every answer given while
-   * draining says `Connection: close` (docs/deployment.md). Keep it below
+   * answers 503 from the signal on, the listener closes at once, and each connection closes
+   * after the answer it is serving (docs/deployment.md). Keep it below
    * `shutdownTimeoutMs`, which bounds the whole stop.
    */
   drainTimeoutMs: {
