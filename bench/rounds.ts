@@ -137,8 +137,10 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
                 warmupMs,
                 durationMs: options.durationMs,
                 rate,
-                serverPids:
-                  scenario.target === 'upstream' || group.upstream === undefined
+                // A server run by a launcher (gunicorn) names the processes that serve.
+                serverPids: Array.isArray(server.info['pids'])
+                  ? (server.info['pids'] as number[])
+                  : scenario.target === 'upstream' || group.upstream === undefined
                     ? [server.pid]
                     : [group.main.pid, group.upstream.pid],
               },

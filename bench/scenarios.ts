@@ -2,6 +2,7 @@
  * The benchmark scenarios, each with the server it runs against. Servers are started
  * once per round (pinned to the server core), run their scenarios in order, and stop.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { WorkloadConfig } from './load/generator.ts';
 import type { RequestSpec } from './load/signed-request.ts';
@@ -21,7 +22,9 @@ export type ServerId =
   | 'latchkey-logged'
   | 'gateway'
   | 'bare-proxy'
-  | 'fastify-proxy';
+  | 'fastify-proxy'
+  | 'passport'
+  | 'oauthlib';
 
 export interface ServerDef {
   readonly id: ServerId;
@@ -76,6 +79,28 @@ const gatewayMissing = () =>
     ? latchkeyMissing()
     : 'not available yet: the gateway does not exist';
 
+/**
+ * The peers are installed by npm (passport-http-oauth) and by .ci/install-edges.sh (gunicorn,
+ * python3-oauthlib). Under CI a missing one is not skipped: the run tries it and fails.
+ */
+const inCI = process.env['CI'] === 'true' || process.env['CI'] === '1';
+const peerMissing = (problem: () => string | undefined) => () => (inCI ? undefined : problem());
+const passportMissing = peerMissing(() =>
+  existsSync(`${ROOT}node_modules/passport-http-oauth`)
+    ? undefined
+    : 'passport-http-oauth is not installed (npm install)',
+);
+const oauthlibMissing = peerMissing(() => {
+  try {
+    execFileSync('/usr/bin/python3', ['-c', 'import oauthlib'], { stdio: 'ignore' });
+  } catch {
+    return 'python3-oauthlib is not installed (bash .ci/install-edges.sh)';
+  }
+  return existsSync('/usr/bin/gunicorn')
+    ? undefined
+    : 'gunicorn is not installed (bash .ci/install-edges.sh)';
+});
+
 export const servers: readonly ServerDef[] = [
   { id: 'bare-http', unavailable: () => undefined },
   { id: 'bare-fastify', unavailable: () => undefined },
@@ -94,6 +119,8 @@ export const servers: readonly ServerDef[] = [
   { id: 'gateway', unavailable: gatewayMissing, tokens: 1 },
   { id: 'bare-proxy', unavailable: () => undefined },
   { id: 'fastify-proxy', unavailable: () => undefined },
+  { id: 'passport', unavailable: passportMissing },
+  { id: 'oauthlib', unavailable: oauthlibMissing },
 ];
 
 const fixed =
@@ -294,7 +321,7 @@ export const scenarios: readonly Scenario[] = [
     pace: { of: 'gateway', fraction: 0.5 },
   },
   {
-    // The slow-upload attack of the second security review (docs/security.md): signed GETs
+    // The slow-upload attack (docs/security.md, the gateway's rows): signed GETs
     // at half the gateway's maximum of the round, measured while 140 uploads trickle.
     id: 'gateway-slow-upload',
     title:
@@ -313,6 +340,21 @@ export const scenarios: readonly Scenario[] = [
         stop: () => uploads.stop(),
       };
     },
+  },
+  {
+    // Peers, driven by the same generator with the same signed requests as hmac-sha1
+    // (credentials in memory, as the lean verifier's): docs/benchmarks.md, "Peers".
+    id: 'peer-passport',
+    title: 'peer: passport-http-oauth TokenStrategy on Express 5, HMAC-SHA1, header',
+    server: 'passport',
+    workload: signed(),
+  },
+  {
+    id: 'peer-oauthlib',
+    title:
+      'peer: oauthlib ResourceEndpoint under gunicorn (1 worker, 4 threads), HMAC-SHA1, header',
+    server: 'oauthlib',
+    workload: signed(),
   },
   {
     // The reference for the gateway, as the lean verifier is for HMAC: proxying alone.

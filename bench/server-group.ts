@@ -54,6 +54,18 @@ export async function startGroup(def: ServerDef, settings: GroupSettings): Promi
         env: { BENCH_CREDENTIALS: settings.leanEnv },
       });
       break;
+    case 'passport':
+    case 'oauthlib':
+      // The lean verifier's in-memory credentials, which the scenario signs with.
+      main = await startServer(
+        [
+          def.id === 'passport'
+            ? 'bench/servers/passport-http-oauth.ts'
+            : 'bench/servers/oauthlib-gunicorn.ts',
+        ],
+        { ...options, env: { BENCH_CREDENTIALS: settings.leanEnv } },
+      );
+      break;
     case 'latchkey-logged':
       main = await startServer([...latchkey, '--log-level', 'info'], latchkeyOptions);
       break;

@@ -28,6 +28,7 @@ import { pageSecurityHeaders } from './page-security.ts';
 import { createRequestIds } from './request-id.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerHealthRoutes } from './routes/health.ts';
+import { registerDrain } from './drain.ts';
 import { registerOpenApi } from './openapi.ts';
 
 /** What the pages plugin receives from the app. */
@@ -96,6 +97,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     logController: logging.logController,
     // Route schemas validate as written: a number is not turned into the string a schema wants.
     ajv: { customOptions: { coerceTypes: false } },
+    // While closing, a request that still reaches the server is served, with Connection:
+    // close (drain.ts), never refused with Fastify's generic 503 the client would see.
+    return503OnClosing: false,
   }) as unknown as FastifyInstance;
   // Buffered log lines are on disk before close() resolves.
   app.addHook('onClose', () => logging.flush());
@@ -114,7 +118,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerOpenApi(app, { baseUrlOf });
   // Before every other route, so its hooks count them all (docs/events.md).
   registerMetrics(app, { provider, paths, transport, options: options.metrics });
-  registerHealthRoutes(app, provider);
+  const drain = registerDrain(app, { timeoutMs: options.drainTimeoutMs });
+  registerHealthRoutes(app, provider, { isDraining: drain.isDraining });
   registerAuditLog(app, provider);
 
   await app.register(async function oauthRoutes(scope) {

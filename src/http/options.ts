@@ -44,6 +44,8 @@ export interface AppOptions {
   readonly metrics?: MetricsOptions | undefined;
   /** Where owners sign in on the pages (docs/identity.md); Latchkey's own accounts by default. */
   readonly identity?: IdentityOptions | undefined;
+  /** The longest wait for requests in flight once closing began (drain.ts). */
+  readonly drainTimeoutMs?: number | undefined;
   /** Start the provider's periodic upkeep with the server (default true). */
   readonly maintenance?: boolean | undefined;
 }

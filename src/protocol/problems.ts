@@ -33,7 +33,7 @@ export const problems = {
   nonce_used: {
     status: 401,
     when: 'This nonce was already used with this timestamp, client and token.',
-    fix: 'Generate a fresh random nonce for every request.',
+    fix: 'Generate a fresh random nonce for every request. If you did not send this request twice, a proxy retried it after a server failed mid-request: sign it again, with a fresh nonce and timestamp.',
   },
   signature_invalid: {
     status: 401,

@@ -1,18 +1,22 @@
 // Shutdown under faults: `latchkey serve` on PostgreSQL + Redis is sent SIGTERM while its
 // store refuses connections, answers nothing, or has been dropped. Whatever the store does,
 // the process ends by itself (within shutdownTimeoutMs), non-zero when closing failed: the test
-// awaits the child's exit event and checks its code and what it said; nothing kills it.
+// awaits the child's exit event and checks its code and what it said; nothing kills it. And
+// SIGTERM with a request in flight (on SQLite): it drains, answers it, and exits 0.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { Agent as HttpAgent, createServer, get as httpGet } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import { createSigningFetch } from '../../src/client/index.ts';
+import { createSigningFetch, signRequest } from '../../src/client/index.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import { openStore } from '../../src/store/index.ts';
-import { baseEnv, bin } from '../cli/run-cli.ts';
+import { baseEnv, bin, workspace } from '../cli/run-cli.ts';
 import { postgresUrl, redisUrl, servicesSkip } from '../ops/support.ts';
 import { deleteKeys, dropSchema, runName } from '../stores/support-services.ts';
 import { connectRedis } from '../../src/store/index.ts';
@@ -195,6 +199,127 @@ describe('latchkey serve ends on SIGTERM whatever the store is doing', { skip },
       }
     } finally {
       await client.end();
+    }
+  });
+});
+
+/** A promise the test opens. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+describe('latchkey serve drains on SIGTERM', () => {
+  const space = workspace();
+  after(() => space.remove());
+
+  it('answers the gateway request in flight, refuses new connections, closes the connection, exits 0', async () => {
+    // An upstream that holds each request until the test releases it: the gateway's request
+    // stays in flight while serve closes.
+    const release = gate();
+    const arrived = gate();
+    const upstream = createServer((_request, response) => {
+      arrived.open();
+      void release.promise.then(() => response.end('held'));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    try {
+      await space.ok(['users', 'add', '--username', 'dana', '--password-stdin'], {
+        input: 'correct horse battery\n',
+      });
+      const client = JSON.parse(await space.ok(['clients', 'add', '--name', 'Drain', '--json']));
+      const token = JSON.parse(
+        await space.ok(['tokens', 'issue', '--client', client.key, '--user', 'dana', '--json']),
+      );
+      const child = spawn(
+        process.execPath,
+        [bin, 'serve', '--port', '0', '--upstream', upstreamUrl],
+        {
+          // A drain deadline past the whole stop's bound: only closing the connection once the
+          // answer is out lets serve close the store and exit 0.
+          env: {
+            ...space.env,
+            LATCHKEY_SHUTDOWN_TIMEOUT_MS: '5000',
+            LATCHKEY_DRAIN_TIMEOUT_MS: '60000',
+          },
+        },
+      );
+      const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      let stderr = '';
+      const closing = new Promise<void>((resolve) =>
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr += chunk;
+          if (/SIGTERM: closing/.test(stderr)) resolve();
+        }),
+      );
+      try {
+        const port = await new Promise<number>((resolve) => {
+          let stdout = '';
+          child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+            stdout += chunk;
+            const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout);
+            if (match !== null) resolve(Number(match[1]));
+          });
+        });
+        const signed = signRequest({
+          method: 'GET',
+          url: `http://127.0.0.1:${port}/held`,
+          client: { key: client.key, secret: client.secret },
+          token: { token: token.token, secret: token.secret },
+        });
+        // A keep-alive client, as a balancer is: it would hold the connection open after the
+        // answer unless told to close it.
+        const agent = new HttpAgent({ keepAlive: true });
+        let closed: Promise<void> | undefined;
+        const answered = new Promise<{ status: number; connection: string; body: string }>(
+          (resolve, reject) => {
+            const request = httpGet(signed.url, { headers: signed.headers, agent }, (response) => {
+              closed = once(response.socket, 'close').then(() => undefined);
+              let body = '';
+              response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+              response.on('end', () =>
+                resolve({
+                  status: response.statusCode ?? 0,
+                  connection: String(response.headers.connection),
+                  body,
+                }),
+              );
+            });
+            request.on('error', reject);
+          },
+        );
+        await arrived.promise;
+        child.kill('SIGTERM');
+        await closing;
+        // The listener closes: a new connection is refused (once serve has got that far).
+        for (;;) {
+          const socket = connect(port, '127.0.0.1');
+          const outcome = await new Promise<string | undefined>((resolve) => {
+            socket.once('connect', () => resolve('accepted'));
+            socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code));
+          });
+          socket.destroy();
+          if (outcome === 'ECONNREFUSED') break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        release.open();
+        // The gateway streams the upstream's answer past Fastify's onSend, so it says
+        // keep-alive; serve closes the connection once it is out.
+        assert.deepEqual(await answered, { status: 200, connection: 'keep-alive', body: 'held' });
+        assert.ok(closed !== undefined);
+        await closed;
+        const [code, signal] = await within(HANG_MS, exited);
+        assert.deepEqual([code, signal], [0, null], stderr);
+        assert.match(stderr, /Closed\./);
+        agent.destroy();
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    } finally {
+      release.open();
+      upstream.close();
     }
   });
 });

@@ -1,9 +1,11 @@
 /**
  * `latchkey serve` (what `npm start` runs): opens the store, builds the provider with the
  * configured policy and the HTTP app, listens, and prints the endpoint advertisement
- * (RFC 5849 §1 item 6). SIGINT or SIGTERM close it gracefully, within shutdownTimeoutMs
- * (exit status 1 when closing fails or outlasts it); a second signal ends it at once. It
- * refuses to start (exit 1) on a database holding secrets sealed under a key not configured.
+ * (RFC 5849 §1 item 6). SIGINT or SIGTERM close it gracefully: it drains (http/drain.ts:
+ * /readyz 503, no new connection, requests in flight answered, within drainTimeoutMs), closes
+ * the store and exits, within shutdownTimeoutMs (exit status 1 when closing fails or outlasts
+ * it); a second signal ends it at once. It refuses to start (exit 1) on a database holding
+ * secrets sealed under a key not configured.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -100,6 +102,7 @@ export function registerServe(program: Command): void {
           publicUrl: config.publicUrl,
           logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
           bodyLimit: config.bodyLimit,
+          drainTimeoutMs: config.drainTimeoutMs,
           sessionSecret: config.sessionSecret,
           identity: identityOf(config),
           metrics: { public: config.metricsPublic, token: config.metricsToken },

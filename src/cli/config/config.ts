@@ -34,6 +34,7 @@ import {
 } from '../../http/gateway-defaults.ts';
 import { parseGatewayRules } from '../../http/gateway-rules.ts';
 import { DEFAULT_BODY_LIMIT, defaultPaths } from '../../http/options.ts';
+import { DEFAULT_DRAIN_TIMEOUT_MS } from '../../http/drain.ts';
 import { defaultPolicy } from '../../provider/policy.ts';
 import { DEFAULT_CACHE_MAX_ENTRIES, DEFAULT_CACHE_TTL_MS } from '../../store/cached.ts';
 import {
@@ -389,6 +390,20 @@ export const settings = {
     flag: '--shutdown-timeout <ms>',
     summary: 'longest graceful stop before exiting anyway, ms',
     default: 10_000,
+    parse: integer(1, 600_000),
+  },
+  /**
+   * After SIGTERM or SIGINT, how long `latchkey serve` lets the requests in flight finish, in
+   * milliseconds, before it cuts the connections still open and closes the store. `/readyz`
+   * answers 503 from the signal on, the listener closes at once, and each connection closes
+   * after the answer it is serving (docs/deployment.md). Keep it below
+   * `shutdownTimeoutMs`, which bounds the whole stop.
+   */
+  drainTimeoutMs: {
+    env: 'LATCHKEY_DRAIN_TIMEOUT_MS',
+    flag: '--drain-timeout <ms>',
+    summary: 'longest wait for requests in flight after SIGTERM, ms',
+    default: DEFAULT_DRAIN_TIMEOUT_MS,
     parse: integer(1, 600_000),
   },
   /**

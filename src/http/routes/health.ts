@@ -2,7 +2,8 @@
  * Probes for a load balancer or orchestrator: `GET /healthz` says the
  * process is up and serving (200, no store call, so a database outage never gets a healthy
  * process restarted); `GET /readyz` says whether the stores answer (200, or 503 with
- * Retry-After so the balancer sends traffic elsewhere). Both are cheap, uncached, public, and
+ * Retry-After so the balancer sends traffic elsewhere; 503 `draining` at once when the server
+ * begins to close, http/drain.ts). Both are cheap, uncached, public, and
  * logged only at debug level since they are polled every few seconds.
  */
 import type { FastifyInstance } from 'fastify';
@@ -36,11 +37,21 @@ const liveSchema = {
 const readySchema = {
   tags: [TAGS.operations],
   summary: 'Readiness probe',
-  description: 'Whether the stores answer (within a bound): 200, or 503 with Retry-After.',
+  description:
+    'Whether the stores answer (within a bound) and the server is not closing: 200, or 503 with Retry-After.',
   response: {
     200: status('ready', 'The stores answer.'),
     503: {
-      ...status('unavailable', 'A store did not answer; send traffic elsewhere.'),
+      description: 'A store did not answer, or the server is closing; send traffic elsewhere.',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: { status: { enum: ['unavailable', 'draining'] } },
+            required: ['status'],
+          },
+        },
+      },
       headers: { 'retry-after': { type: 'string' } },
     },
   },
@@ -49,6 +60,8 @@ const readySchema = {
 export interface HealthOptions {
   /** Longest wait for the stores' answer before /readyz says 503 (default 3000 ms). */
   readonly readyTimeoutMs?: number | undefined;
+  /** True once the server began to close (http/drain.ts): /readyz then says 503 at once. */
+  readonly isDraining?: (() => boolean) | undefined;
 }
 
 /** ping() with a bound of its own: a stalled backend makes /readyz 503, never a hang. */
@@ -70,6 +83,7 @@ export function registerHealthRoutes(
   options: HealthOptions = {},
 ): void {
   const timeoutMs = options.readyTimeoutMs ?? 3000;
+  const isDraining = options.isDraining ?? (() => false);
 
   app.get(
     '/healthz',
@@ -84,6 +98,12 @@ export function registerHealthRoutes(
     { logLevel: 'debug', schema: readySchema },
     async function reportReady(_request, reply) {
       reply.header('cache-control', 'no-store');
+      if (isDraining()) {
+        return reply
+          .code(503)
+          .header('retry-after', String(STORE_OUTAGE_RETRY_AFTER_SECONDS))
+          .send({ status: 'draining' });
+      }
       if (await pingWithin(store, timeoutMs)) return reply.send({ status: 'ready' });
       return reply
         .code(503)
