@@ -142,9 +142,8 @@ export function registerServe(program: Command): void {
       // supervisor's collector), never both (the same terminal would show it twice); a
       // warning the log level would drop is said on stderr instead.
       const logShowsWarnings = !['fatal', 'error', 'silent'].includes(config.logLevel);
-      if (level === 'warn' && (process.stdout.isTTY === true || !logShowsWarnings)) {
-        note(`Warning: ${message}.`);
-      } else app.log[level]({ event: 'secrets.key' }, message);
+      const keyWarning = level === 'warn' && (process.stdout.isTTY === true || !logShowsWarnings);
+      if (!keyWarning) app.log[level]({ event: 'secrets.key' }, message);
       // Secrets in clear or under an older key are sealed under the current one, in the
       // background, a batch at a time (src/store/types.ts SealedSecretStore).
       provider.secrets
@@ -195,6 +194,8 @@ export function registerServe(program: Command): void {
       );
       print(`Endpoint advertisement (also at ${base}/.well-known/oauth1-provider):`);
       print(JSON.stringify(advertise(base, provider, config.paths), null, 2));
+      // Last in the banner, where a person reading it ends.
+      if (keyWarning) note(`Warning: ${message}.`);
 
       let closing = false;
       const shutDown = (signal: NodeJS.Signals) => {
