@@ -14,6 +14,16 @@ if (fromSource && !process.features.typescript) {
   );
   process.exit(1);
 }
+// Installed: on a Node the package does not support, one line naming the Node it needs and
+// the command that gets it (dist/node-version.js imports nothing, so it loads on any Node).
+if (!fromSource) {
+  try {
+    await import(new URL('../dist/node-version.js', import.meta.url).href);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
 // Node 22 calls node:sqlite experimental and says so on every start (Node 24 no longer does);
 // the embedded store is tested on both, so that one warning is left out and every other kept.
 const [printWarning] = process.listeners('warning');

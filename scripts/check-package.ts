@@ -4,20 +4,46 @@
 //   - `npx latchkey serve` answers its pages and static files, and one signed request made
 //     with the installed CLI (`latchkey request`) is verified;
 //   - a program importing `latchkey`, `latchkey/middleware` and `latchkey/client` runs the
-//     whole three-step flow against that server, and type-checks against the shipped types.
-// npm must print no engine warning. Usage: node scripts/check-package.ts [node versions…]
+//     whole three-step flow against that server, and type-checks against the shipped types;
+//   - on the last version, the code blocks of README.md and docs/middleware.md as written
+//     (test/package/doc-blocks.ts): their install commands, then each program started and
+//     sent one request signed with the installed token.
+// npm must print no engine warning. Then the machine's own Node (the first `node` on PATH
+// outside node_modules): when the package does not support it, `npx latchkey serve` and
+// `import 'latchkey'` must each stop with the one line naming the Node needed and how to get it
+// (src/node-version.ts), and after that command (`npm install -D node@24`) the CLI runs.
+// Usage: node scripts/check-package.ts [node versions…]
 import { spawn, spawnSync } from 'node:child_process';
 import type { SpawnSyncOptions } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createSigningFetch } from '../src/client/index.ts';
+import { unsupportedNode } from '../src/node-version.ts';
+import {
+  CHECKED_DOCS,
+  codeBlocks,
+  firstRoute,
+  importedPackages,
+} from '../test/package/doc-blocks.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   engines: { node: string };
 };
+// The lowest version of the range (src/node-version.ts), then the project's own.
 const minimum = /(\d+\.\d+\.\d+)/.exec(manifest.engines.node)?.[1];
 const versions = process.argv.slice(2);
 if (versions.length === 0) versions.push(minimum ?? '22.18.0', process.versions.node);
@@ -155,10 +181,189 @@ async function checkOn(version: string, tarball: string): Promise<void> {
       env,
     });
     if (!flow.includes('flow ok')) throw new Error(`flow.mjs:\n${flow}`);
+    if (version === versions.at(-1)) {
+      const subject = /"subject":\s*"([^"]+)"/.exec(me)?.[1];
+      if (subject === undefined) throw new Error(`no owner subject in /api/me:\n${me}`);
+      await runDocBlocks(app, env, tarball, client, token, subject);
+    }
   } finally {
     stop(server);
   }
   if (version === versions[0]) checkTypes(app);
+}
+
+/** A port free now, for a documented program that listens on `PORT`. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resolves once `port` accepts a connection; rejects when `child` ends first. */
+async function accepting(port: number, child: ReturnType<typeof spawn>, output: () => string) {
+  let ended = false;
+  child.once('close', () => (ended = true));
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (ended) throw new Error(`the program ended before listening:\n${output()}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the program never listened on ${port}:\n${output()}`);
+}
+
+/**
+ * The blocks of README.md and docs/middleware.md in this project, as a user pastes them: the
+ * install commands (the tarball standing for `latchkey`, which the registry would give), then
+ * each program, given the database, a port and one signed request for the owner's subject.
+ */
+async function runDocBlocks(
+  app: string,
+  env: NodeJS.ProcessEnv,
+  tarball: string,
+  client: { key: string; secret: string },
+  token: { token: string; secret: string },
+  subject: string,
+): Promise<void> {
+  const blocks = CHECKED_DOCS.flatMap((file) => codeBlocks(root, file));
+  const programs = blocks.filter(
+    (block) => !block.fragment && ['js', 'ts', 'mjs'].includes(block.language),
+  );
+  const installs = blocks.filter(
+    (block) =>
+      !block.fragment &&
+      block.language === 'sh' &&
+      block.code
+        .trim()
+        .split('\n')
+        .every((line) => /^npm (install|pkg set) /.test(line)),
+  );
+  const notRun = blocks.filter(
+    (block) => !block.fragment && !programs.includes(block) && !installs.includes(block),
+  );
+  for (const block of installs) {
+    step(`${block.file}:${block.line}: ${block.code.trim().replaceAll('\n', '; ')}`);
+    for (const line of block.code.trim().split('\n')) {
+      const [, ...args] = line.split(/\s+/).map((word) => (word === 'latchkey' ? tarball : word));
+      run('npm', [...args, '--no-audit', '--no-fund'], { cwd: app, env });
+    }
+  }
+  const packages = [...new Set(programs.flatMap((block) => importedPackages(block.code)))];
+  if (packages.length > 0) {
+    step(`the frameworks the programs import, as the docs say: npm install ${packages.join(' ')}`);
+    run('npm', ['install', '--no-audit', '--no-fund', ...packages], { cwd: app, env });
+  }
+  const signed = createSigningFetch({ client, token });
+  for (const block of programs) {
+    const path = firstRoute(block.code);
+    step(`${block.file}:${block.line}: the ${block.language} program, GET ${path} signed`);
+    const file = join(app, `app.${block.language}`);
+    writeFileSync(file, block.code);
+    const port = await freePort();
+    const child = spawn(join(app, 'node_modules', '.bin', 'node'), [file], {
+      cwd: app,
+      env: { ...env, PORT: String(port) },
+      detached: true,
+    });
+    children.push(child);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await accepting(port, child, () => output);
+      const response = await signed(`http://127.0.0.1:${port}${path}`);
+      const body = await response.text();
+      if (response.status !== 200 || !body.includes(subject)) {
+        throw new Error(`${block.file}:${block.line}: GET ${path}: ${response.status} ${body}`);
+      }
+    } finally {
+      stop(child);
+    }
+  }
+  const fragments = blocks.filter((block) => block.fragment).length;
+  step(
+    `${programs.length} programs and ${installs.length} install blocks run, ${fragments} ` +
+      `marked fragments, ${notRun.length} command blocks not run here (they drive a checkout's ` +
+      `server: ${notRun.map((block) => `${block.file}:${block.line}`).join(', ')})`,
+  );
+}
+
+/** The first `node` on PATH outside a node_modules folder: the machine's own. */
+function machineNode(): string | undefined {
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    if (folder === '' || folder.includes('node_modules')) continue;
+    try {
+      accessSync(join(folder, 'node'), constants.X_OK);
+      return join(folder, 'node');
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The tarball installed with the machine's own Node and npm. An unsupported Node gets the one
+ * line from src/node-version.ts from the CLI and from the import, and the command it names
+ * then makes the CLI run.
+ */
+function checkMachineNode(tarball: string): void {
+  const node = machineNode();
+  if (node === undefined) throw new Error('no node on PATH outside node_modules');
+  const version = run(node, ['-p', 'process.versions.node']).trim();
+  const expected = unsupportedNode(version);
+  if (expected === undefined) {
+    step(`the machine's own Node ${version} is supported; checked above like the others`);
+    if (!versions.includes(version)) throw new Error(`add ${version} to the versions checked`);
+    return;
+  }
+  const app = join(work, 'app-machine');
+  run('mkdir', ['-p', app]);
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'uses-latchkey', private: true, type: 'module' }),
+  );
+  // This Node first on PATH: npm, npx and the CLI's `#!/usr/bin/env node` all run on it.
+  const folders = (process.env.PATH ?? '').split(delimiter);
+  const env = {
+    ...process.env,
+    PATH: [join(node, '..'), ...folders.filter((folder) => !folder.includes('node_modules'))].join(
+      delimiter,
+    ),
+  };
+  step(`the machine's own Node ${version}: install the tarball with its npm`);
+  run('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: app, env });
+  step(`Node ${version}: npx latchkey serve and import 'latchkey' each say which Node to get`);
+  const serve = spawnSync('npx', ['--no-install', 'latchkey', 'serve', '--port', '0'], {
+    cwd: app,
+    env,
+    encoding: 'utf8',
+  });
+  if (serve.status !== 1 || serve.stderr !== `${expected}\n` || serve.stdout !== '') {
+    throw new Error(`npx latchkey serve on Node ${version}: ${serve.status}\n${serve.stderr}`);
+  }
+  const imported = spawnSync(
+    node,
+    [
+      '--input-type=module',
+      '-e',
+      "import('latchkey').catch((error) => console.log(error.message))",
+    ],
+    { cwd: app, env, encoding: 'utf8' },
+  );
+  if (imported.stdout !== `${expected}\n`) {
+    throw new Error(`import 'latchkey' on Node ${version}:\n${imported.stdout}${imported.stderr}`);
+  }
+  step(`Node ${version}: after npm install -D node@24 (what the line says), npx latchkey runs`);
+  run('npm', ['install', '--no-audit', '--no-fund', '-D', 'node@24'], { cwd: app, env });
+  const help = run('npx', ['--no-install', 'latchkey', 'clients', 'list'], { cwd: app, env });
+  if (/needs Node/.test(help)) throw new Error(`still refused after node@24:\n${help}`);
 }
 
 /** The shipped declarations, used as a TypeScript program would (strict, nodenext). */
@@ -246,6 +451,7 @@ async function main(): Promise<void> {
       readdirSync(work).find((name) => name.endsWith('.tgz'))!,
     );
     for (const version of versions) await checkOn(version, tarball);
+    checkMachineNode(tarball);
     process.stdout.write(`package: ok on Node ${versions.join(' and ')}\n`);
   } finally {
     for (const child of children) stop(child);

@@ -14,6 +14,10 @@
  * await app.listen({ port: 8080 });
  */
 
+// First: on a Node too old for the package, one line naming the Node it needs
+// (src/node-version.ts), before any module that would fail on it is evaluated.
+import './node-version.ts';
+
 // The provider: the one door to the rules (docs/architecture.md).
 
 /** Creates the provider on a store: every rule of the service behind one object. */

@@ -4,11 +4,13 @@
  * database, `latchkey.key` beside it (created on first use, docs/decisions.md); with
  * PostgreSQL and neither, none: secrets in clear, and `serve` says so.
  */
+import { existsSync } from 'node:fs';
 import type { LatchkeyConfig } from './config/config.ts';
 import { spellings } from './config/config.ts';
 import {
   ensureKeyFile,
   fileKeyring,
+  keyFileBackedUp,
   fixedKeyring,
   keyFileBeside,
   keySetOf,
@@ -25,6 +27,8 @@ export type KeyChoice =
       readonly path: string;
       /** A new key file was made by this call. */
       readonly created: boolean;
+      /** The operator has said a backup holds its current key (keys status --backed-up). */
+      readonly backedUp: boolean;
       readonly keyring: Keyring & { readonly ids: () => string[] };
     }
   | { readonly source: 'none'; readonly keyring: undefined };
@@ -34,17 +38,26 @@ export function keyFileOf(config: LatchkeyConfig): string | undefined {
   return config.secretKeyFile ?? keyFileBeside(config.database);
 }
 
-export function chooseKeys(config: LatchkeyConfig): KeyChoice {
+/**
+ * The configured keys. A missing key file is created, unless `create` is false (a command that
+ * writes nothing, `import --dry-run`): then there is no key.
+ */
+export function chooseKeys(
+  config: LatchkeyConfig,
+  options: { readonly create?: boolean } = {},
+): KeyChoice {
   if (config.secretKey !== undefined) {
     return { source: 'setting', keyring: fixedKeyring(keySetOf(config.secretKey)) };
   }
   const path = keyFileOf(config);
   if (path === undefined) return { source: 'none', keyring: undefined };
+  if (options.create === false && !existsSync(path)) return { source: 'none', keyring: undefined };
   const created = ensureKeyFile(path);
   return {
     source: config.secretKeyFile === undefined ? 'beside-database' : 'file',
     path,
     created,
+    backedUp: keyFileBackedUp(path),
     keyring: fileKeyring(path),
   };
 }
@@ -57,17 +70,21 @@ export function describeKeys(choice: KeyChoice): { level: 'info' | 'warn'; messa
     case 'file':
       return { level: 'info', message: `secrets at rest sealed under the key file ${choice.path}` };
     case 'beside-database':
-      return choice.created
+      // Until the operator says a backup holds the key (not merely until the file exists: any
+      // command, even one that then fails, may have made it), serve says so at every start.
+      return choice.backedUp
         ? {
-            level: 'warn',
-            message:
-              `secrets at rest sealed under a new key file beside the database, ${choice.path}: ` +
-              'back it up apart from the database (without it no secret can be read), or set ' +
-              'secretKeyFile or LATCHKEY_SECRET_KEY to keep the key elsewhere',
-          }
-        : {
             level: 'info',
             message: `secrets at rest sealed under the key file beside the database, ${choice.path}`,
+          }
+        : {
+            level: 'warn',
+            message:
+              `secrets at rest sealed under ${choice.created ? 'a new' : 'the'} key file beside ` +
+              `the database, ${choice.path}, which no backup is known to hold: back it up apart ` +
+              'from the database (without it no secret can be read), then run `npx latchkey keys ' +
+              'status --backed-up`; or set secretKeyFile or LATCHKEY_SECRET_KEY to keep the key ' +
+              'elsewhere',
           };
     default:
       return {

@@ -1,7 +1,7 @@
 /**
  * The keys that seal secrets at rest (src/store/sealing.ts): from `LATCHKEY_SECRET_KEY` (one or
  * more base64 keys, comma separated, the first sealing) or from a key file, JSON
- * `{"current": "<id>", "keys": ["<base64url key>", …]}`, written 0600. A running server
+ * `{"current": "<id>", "keys": ["<base64url key>", …], "backedUp": "<id>"}`, written 0600. A running server
  * re-reads the file when it changes (checked at most once a second, and whenever a value
  * names a key it does not have), so `latchkey keys rotate` needs no restart.
  */
@@ -14,6 +14,12 @@ import { sealingKey, type Keyring, type SealingKey } from './sealing.ts';
 export interface KeySet {
   readonly current: SealingKey;
   readonly keys: readonly SealingKey[];
+  /**
+   * A key file only: the id of the key that was current when the operator said the file was
+   * backed up (`latchkey keys status --backed-up`); until it names the current key, `serve`
+   * warns that the file needs backing up (a rotation makes a key no backup holds).
+   */
+  readonly backedUp?: string | undefined;
 }
 
 /** One key in base64 or base64url (32 bytes). */
@@ -39,7 +45,7 @@ export function keySetOf(value: string): KeySet {
 
 export function readKeyFile(path: string): KeySet {
   const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  const file = parsed as { current?: unknown; keys?: unknown };
+  const file = parsed as { current?: unknown; keys?: unknown; backedUp?: unknown };
   if (
     typeof file.current !== 'string' ||
     !Array.isArray(file.keys) ||
@@ -50,7 +56,7 @@ export function readKeyFile(path: string): KeySet {
   const keys = (file.keys as string[]).map(parseKey);
   const current = keys.find((key) => key.id === file.current);
   if (current === undefined) throw new TypeError(`${path}: the current key is not in the file.`);
-  return { current, keys };
+  return { current, keys, backedUp: typeof file.backedUp === 'string' ? file.backedUp : undefined };
 }
 
 /** Writes the file 0600 through a temporary file and a rename, so a reader never sees half. */
@@ -60,6 +66,7 @@ function writeKeyFile(path: string, set: KeySet): void {
   const text = JSON.stringify({
     current: set.current.id,
     keys: set.keys.map((key) => key.key.toString('base64url')),
+    ...(set.backedUp === undefined ? {} : { backedUp: set.backedUp }),
   });
   writeFileSync(temporary, `${text}\n`, { mode: 0o600 });
   renameSync(temporary, path);
@@ -103,11 +110,24 @@ export function rotateKeyFile(path: string): { previous: string; current: string
   return { previous: set.current.id, current: key.id };
 }
 
+/** Whether the operator has said a backup holds the file's current key. */
+export function keyFileBackedUp(path: string): boolean {
+  const set = readKeyFile(path);
+  return set.backedUp === set.current.id;
+}
+
+/** Records that a backup holds the file's current key; returns that key's id. */
+export function markKeyFileBackedUp(path: string): string {
+  const set = readKeyFile(path);
+  writeKeyFile(path, { ...set, backedUp: set.current.id });
+  return set.current.id;
+}
+
 /** Removes every key but the current one and those in `keep`; returns the removed ids. */
 export function pruneKeyFile(path: string, keep: ReadonlySet<string>): string[] {
   const set = readKeyFile(path);
   const kept = set.keys.filter((key) => key.id === set.current.id || keep.has(key.id));
-  writeKeyFile(path, { current: set.current, keys: kept });
+  writeKeyFile(path, { current: set.current, keys: kept, backedUp: set.backedUp });
   return set.keys.filter((key) => !kept.includes(key)).map((key) => key.id);
 }
 

@@ -7,7 +7,7 @@
  *
  * @example const store = await openStore(process.env.LATCHKEY_DATABASE ?? 'data/latchkey.db');
  */
-import { keyringBeside } from './key-file.ts';
+import { fixedKeyring, keyringBeside, keySetOf } from './key-file.ts';
 import type { Redis } from 'ioredis';
 import { createCachedStore } from './cached.ts';
 import { createSqliteStore } from './sqlite/index.ts';
@@ -37,6 +37,12 @@ export interface OpenStoreOptions {
   /** The keys that seal secrets at rest (src/store/key-file.ts); without it, secrets in clear. */
   readonly keyring?: Keyring | undefined;
   /**
+   * The sealing keys as `LATCHKEY_SECRET_KEY` spells them: 32-byte keys in base64 (or
+   * base64url), separated by commas, the first one sealing. Default: the environment's
+   * `LATCHKEY_SECRET_KEY`, as `latchkey serve` reads it; a `keyring` given wins.
+   */
+  readonly secretKey?: string | undefined;
+  /**
    * Refuse to open (MissingSealingKeyError) a database holding secrets sealed under a key the
    * keyring does not have, rather than failing every request that reads one (default true).
    * It counts the rows per key (`secrets.countByKey`), one scan of the three sealed tables;
@@ -48,7 +54,7 @@ export interface OpenStoreOptions {
 export { isPostgresUrl, isRedisUrl } from './locations.ts';
 
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
-  const keyring = keyringFor(url, options.keyring);
+  const keyring = keyringFor(url, options);
   const store = await openWith(url, { ...options, keyring });
   if (options.checkKeys === false) return store;
   try {
@@ -62,13 +68,21 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   return store;
 }
 
+/** The variable `latchkey serve` reads its sealing keys from (docs/configuration.md). */
+const SECRET_KEY_VARIABLE = 'LATCHKEY_SECRET_KEY';
+
 /**
- * The keyring given; for an SQLite file without one, the key file `latchkey serve` keeps
- * beside the database when there is one: an application opening the same file must read what
- * serve sealed.
+ * The keyring given; else the keys in `secretKey` or `LATCHKEY_SECRET_KEY`, as serve takes
+ * them; else, for an SQLite file, the key file `latchkey serve` keeps beside the database when
+ * there is one: an application opening the same database must read what serve sealed.
  */
-function keyringFor(url: string, keyring: Keyring | undefined): Keyring | undefined {
-  return keyring ?? keyringBeside(url);
+function keyringFor(url: string, options: OpenStoreOptions): Keyring | undefined {
+  if (options.keyring !== undefined) return options.keyring;
+  const secretKey = options.secretKey ?? process.env[SECRET_KEY_VARIABLE];
+  if (secretKey !== undefined && secretKey.trim() !== '') {
+    return fixedKeyring(keySetOf(secretKey));
+  }
+  return keyringBeside(url);
 }
 
 async function openWith(url: string, options: OpenStoreOptions): Promise<Store> {

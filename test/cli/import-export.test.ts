@@ -183,7 +183,10 @@ describe('latchkey import: what it refuses and reports', () => {
         lines.some((l) => /^latchkey: line 7: secret: A token secret is 1 to 1024 bytes/.test(l)),
       );
       assert.ok(lines.some((l) => /^latchkey: line 8: issuedAt: .*milliseconds/.test(l)));
-      assert.match(result.stderr, /nothing was imported: 6 record\(s\) need fixing/);
+      assert.match(
+        result.stderr,
+        /nothing was imported: fix the 6 problems above, then run it again/,
+      );
       assert.equal(await space.ok(['export']), '');
     } finally {
       space.remove();
@@ -200,6 +203,10 @@ describe('latchkey import: what it refuses and reports', () => {
         /line 2: no local user "dana" \(create it with `latchkey users add`, or import with --create-owners\)/,
       );
       assert.match(result.stderr, /line 4: no local user "alice" \(and 1 more line refer to it\)/);
+      // The summary counts what it named (six problems, seven lines), never fewer or more.
+      const named = result.stderr.split('\n').filter((line) => /^latchkey: line \d+:/.test(line));
+      assert.equal(named.length, 6);
+      assert.match(result.stderr, /nothing was imported: fix the 6 problems above/);
     } finally {
       space.remove();
     }
@@ -274,6 +281,8 @@ describe('latchkey import: what it refuses and reports', () => {
     try {
       const result = await space.run(['import', EXAMPLE, '--create-owners', '--dry-run']);
       assert.equal(result.code, 0, result.stderr);
+      // Nothing on disk either: no database, no key file (serve would then take it as made).
+      assert.deepEqual(readdirSync(space.dir), []);
       assert.match(result.stdout, /^Dry run: nothing was written\.$/m);
       assert.match(result.stdout, /^Clients: 3 to create, 0 to update, 0 unchanged/m);
       assert.match(result.stdout, /^Tokens: +6 to create/m);

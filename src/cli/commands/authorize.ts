@@ -128,7 +128,7 @@ export function registerAuthorize(program: Command): void {
       note('');
       print(`Authorized. Saved profile "${options.profile}" in ${path}.`);
       print(
-        `Try it: latchkey request${options.profile === DEFAULT_PROFILE ? '' : ` --profile ${options.profile}`} /api/me`,
+        `Try it: npx latchkey request${options.profile === DEFAULT_PROFILE ? '' : ` --profile ${options.profile}`} /api/me`,
       );
     });
 }

@@ -5,12 +5,15 @@
  * and tokens are written in batches, each batch atomically. Running it again changes nothing;
  * a different credential under a stored key is reported, not overwritten, unless --update.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { Provider, RecordOutcome, TransferRecord } from '../../provider/index.ts';
 import { storeSettingNames } from '../config/config.ts';
-import { withProvider } from '../context.ts';
+import type { LatchkeyConfig } from '../config/config.ts';
+import { isPostgresUrl } from '../../store/locations.ts';
+import { openProvider } from '../context.ts';
+import { chooseKeys } from '../secret-keys.ts';
 import { CommandFailure, EXIT_FAILURE } from '../errors.ts';
 import { note, print, printJson } from '../output.ts';
 import { progressBar } from '../progress.ts';
@@ -155,7 +158,12 @@ function printReport(report: ImportReport, update: boolean): void {
     if (report.problems.length > SHOWN) {
       note(`latchkey: … and ${report.problems.length - SHOWN} more problems (--json lists all)`);
     }
-    note(`latchkey: nothing was imported: ${report.problems.length} record(s) need fixing.`);
+    // The problems named above, counted as named (one may cover several lines: "and 1 more
+    // line refer to it").
+    const count = report.problems.length;
+    note(
+      `latchkey: nothing was imported: fix the ${count} problem${count === 1 ? '' : 's'} above, then run it again.`,
+    );
     return;
   }
   if (report.dryRun) print('Dry run: nothing was written.');
@@ -172,6 +180,21 @@ function printReport(report: ImportReport, update: boolean): void {
   if (report.changes.length > SHOWN) {
     print(`… and ${report.changes.length - SHOWN} more (--json lists all).`);
   }
+}
+
+/**
+ * The provider the import works on. A dry run writes nothing, so it creates nothing either:
+ * an SQLite database not there yet is an empty one (in memory), and a key file not there is
+ * not made (docs/import.md: a dry run "writes nothing").
+ */
+async function importProvider(config: LatchkeyConfig, dryRun: boolean): Promise<Provider> {
+  if (!dryRun) return openProvider(config, { shortLived: true });
+  const absent =
+    !isPostgresUrl(config.database) &&
+    config.database !== ':memory:' &&
+    !existsSync(config.database);
+  const checked = absent ? { ...config, database: ':memory:' } : config;
+  return openProvider(checked, { shortLived: true, keys: chooseKeys(checked, { create: false }) });
 }
 
 export function registerImport(program: Command): void {
@@ -194,9 +217,10 @@ export function registerImport(program: Command): void {
         throw new CommandFailure(`${file}: no such file`);
       }
       const progress = progressBar(options.json !== true);
-      const report = await withProvider(configOf(command), (provider) =>
-        runImport(provider, file, options, progress).finally(() => progress.stop()),
-      );
+      const provider = await importProvider(configOf(command), options.dryRun === true);
+      const report = await runImport(provider, file, options, progress)
+        .finally(() => progress.stop())
+        .finally(() => provider.close());
       if (options.json === true) printJson(report);
       else printReport(report, options.update === true);
       const failed =

@@ -2,13 +2,14 @@
  * `latchkey keys`: the keys sealing the secrets at rest (docs/security.md "Secrets at rest").
  * `status` counts the rows under each key; `rotate` adds a new current key to the key file,
  * re-seals every row under it (running servers follow the file, so none restarts) and says
- * which old keys no row needs any more; `reseal` re-seals under the current key (after a key
+ * which old keys no row needs any more; `status --backed-up` records that a backup holds the key
+ * file's current key (`serve` warns until then); `reseal` re-seals under the current key (after a key
  * was first configured, or a rotation by the environment); `prune` removes unused old keys.
  */
 import type { Command } from 'commander';
 import { storeSettingNames } from '../config/config.ts';
 import type { LatchkeyConfig } from '../config/config.ts';
-import { pruneKeyFile, rotateKeyFile } from '../../store/key-file.ts';
+import { markKeyFileBackedUp, pruneKeyFile, rotateKeyFile } from '../../store/key-file.ts';
 import type { Store } from '../../store/index.ts';
 import { missingKeyIds } from '../../store/sealing.ts';
 import { openStore } from '../context.ts';
@@ -97,9 +98,18 @@ export function registerKeys(program: Command): void {
   store(keys.command('status'))
     .description('which key each stored secret is sealed under')
     .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }, command: Command) => {
+    .option(
+      '--backed-up',
+      "record that a backup holds the key file's current key (serve warns until then)",
+    )
+    .action(async (options: { json?: boolean; backedUp?: boolean }, command: Command) => {
       const config = configOf(command);
       const choice = chooseKeys(config);
+      if (options.backedUp === true) {
+        const path = keyFileOf(choice, 'status --backed-up');
+        const id = markKeyFileBackedUp(path);
+        note(`Key ${id} in ${path} recorded as backed up: serve no longer warns about it.`);
+      }
       const status = await withStore(config, (s) => statusOf(choice, s));
       if (options.json === true) printJson(status);
       else printStatus(status);
@@ -123,6 +133,10 @@ export function registerKeys(program: Command): void {
       }
       print(`Re-sealed ${resealed} secrets under ${current}.`);
       printStatus(status);
+      print(
+        'Back up the key file (no backup holds the new key yet), then run ' +
+          '`npx latchkey keys status --backed-up`.',
+      );
     });
 
   store(keys.command('reseal'))

@@ -128,15 +128,27 @@ export function registerServe(program: Command): void {
       } catch (error) {
         await closeAll();
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+        if (code === 'EADDRINUSE') {
+          // Most often a Latchkey already running there (npm start in another terminal).
+          throw new CommandFailure(
+            `cannot listen on ${config.host} port ${config.port}: it is in use (another ` +
+              'Latchkey already running?); choose another with --port (or LATCHKEY_PORT), ' +
+              'e.g. latchkey serve --port 8081',
+          );
+        }
+        if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
           throw new CommandFailure(`cannot listen on ${config.host} port ${config.port} (${code})`);
         }
         throw error;
       }
 
       const { level, message } = describeKeys(keys);
-      app.log[level]({ event: 'secrets.key' }, message);
-      if (level === 'warn') note(`Warning: ${message}.`);
+      // Said once: to a person at a terminal as a line of the banner, else to the log (a
+      // supervisor's collector), never both (the same terminal would show it twice); a
+      // warning the log level would drop is said on stderr instead.
+      const logShowsWarnings = !['fatal', 'error', 'silent'].includes(config.logLevel);
+      const keyWarning = level === 'warn' && (process.stdout.isTTY === true || !logShowsWarnings);
+      if (!keyWarning) app.log[level]({ event: 'secrets.key' }, message);
       // Secrets in clear or under an older key are sealed under the current one, in the
       // background, a batch at a time (src/store/types.ts SealedSecretStore).
       provider.secrets
@@ -172,6 +184,11 @@ export function registerServe(program: Command): void {
           `(on every interface, --host ${config.host}; set publicUrl to advertise a public URL)`,
         );
       }
+      if (config.gateway.upstream !== undefined) {
+        print(
+          `Gateway mode: requests outside Latchkey's own paths are verified by the gateway rules, then forwarded to ${config.gateway.upstream}`,
+        );
+      }
       print(
         `Owners sign in through: ${identity.source}` +
           (identity.source === 'oidc'
@@ -182,6 +199,8 @@ export function registerServe(program: Command): void {
       );
       print(`Endpoint advertisement (also at ${base}/.well-known/oauth1-provider):`);
       print(JSON.stringify(advertise(base, provider, config.paths), null, 2));
+      // Last in the banner, where a person reading it ends.
+      if (keyWarning) note(`Warning: ${message}.`);
 
       let closing = false;
       const shutDown = (signal: NodeJS.Signals) => {

@@ -8,7 +8,7 @@
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
 import { createMemoryRateCounters } from '../memory-rate-counters.ts';
@@ -27,6 +27,11 @@ import { sqliteTokenCredentials } from './token-credentials.ts';
 import { sqliteTransfer } from './transfer.ts';
 import { readCacheOn } from './read-cache.ts';
 import { transactionOn } from './transaction.ts';
+
+// Taken when this module runs rather than linked with the import graph: on a Node without
+// node:sqlite, the package's entry first says which Node it needs (src/node-version.ts)
+// instead of the loader's bare "No such built-in module".
+const { DatabaseSync: Database } = process.getBuiltinModule('node:sqlite');
 
 export interface SqliteStoreOptions {
   /** The database file; its directory is created when missing. */
@@ -84,7 +89,7 @@ function open(path: string, busyTimeoutMs: number): DatabaseSync {
   if (path !== ':memory:') prepareFiles(path);
   // `timeout` is busy_timeout, set before the first statement: the server and the CLI open
   // the same file, and even switching to WAL below needs the lock.
-  const db = new DatabaseSync(path, { timeout: busyTimeoutMs, enableForeignKeyConstraints: true });
+  const db = new Database(path, { timeout: busyTimeoutMs, enableForeignKeyConstraints: true });
   try {
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');
