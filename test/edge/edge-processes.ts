@@ -1,0 +1,144 @@
+// Real edges on loopback for the tests: nginx and Caddy started with the config blocks of
+// docs/edge.md (only the ports filled in, so the page and the tests cannot drift), and the
+// fenced blocks of that page for the examples.
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const EDGE_DOC = new URL('../../docs/edge.md', import.meta.url);
+
+/** The first fenced block of `language` in docs/edge.md, as written. */
+export function docBlock(language: string): string {
+  const text = readFileSync(EDGE_DOC, 'utf8');
+  const match = new RegExp('```' + language + '\\n([\\s\\S]*?)\\n```').exec(text);
+  if (match === null) throw new Error(`docs/edge.md has no ${language} block`);
+  return match[1]!;
+}
+
+/** A port free on loopback now (nginx and Caddy cannot report one they chose). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** Waits until something accepts connections on the port, or the process ends. */
+async function accepting(port: number, child: ChildProcess, log: () => string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the edge exited: ${log()}`);
+    const connected = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (connected) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the edge did not listen on ${port}: ${log()}`);
+}
+
+export interface RunningEdge {
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/** Why `binary` cannot run here, or undefined. */
+export function binaryProblem(binary: string, versionFlag: string): string | undefined {
+  if (!existsSync(binary)) return `${binary} not found (bash .ci/install-edges.sh installs it)`;
+  const run = spawnSync(binary, [versionFlag], { stdio: 'ignore', timeout: 20_000 });
+  return run.status === 0 ? undefined : `${binary} ${versionFlag} failed`;
+}
+
+export const NGINX = '/usr/sbin/nginx';
+export const CADDY = '/usr/bin/caddy';
+
+async function launch(
+  command: string,
+  args: string[],
+  port: number,
+  dir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningEdge> {
+  let output = '';
+  const child = spawn(command, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await accepting(port, child, () => output);
+  return {
+    port,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** nginx with docs/edge.md's `nginx` block: Latchkey and the API on the given ports. */
+export async function startNginx(latchkeyPort: number, upstreamPort: number): Promise<RunningEdge> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'latchkey-nginx-'));
+  for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
+  const server = docBlock('nginx')
+    .replaceAll('127.0.0.1:8080', `127.0.0.1:${latchkeyPort}`)
+    .replaceAll('127.0.0.1:3000', `127.0.0.1:${upstreamPort}`)
+    .replace('listen 80;', `listen 127.0.0.1:${port};`);
+  const root = process.getuid?.() === 0;
+  const config = [
+    // As root, nginx would switch its workers to "nobody", who cannot write the temp folders.
+    root ? 'user root;' : '',
+    'worker_processes 1;',
+    `pid ${dir}/nginx.pid;`,
+    `error_log ${dir}/error.log warn;`,
+    'events { worker_connections 512; }',
+    'http {',
+    '  access_log off;',
+    ...['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+      (sub) => `  ${sub === 'body' ? 'client_body' : sub}_temp_path ${dir}/${sub};`,
+    ),
+    server,
+    '}',
+  ].join('\n');
+  writeFileSync(join(dir, 'nginx.conf'), config);
+  return launch(
+    NGINX,
+    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off;'],
+    port,
+    dir,
+  );
+}
+
+/** Caddy with docs/edge.md's `caddyfile` block, over plain HTTP on loopback. */
+export async function startCaddy(latchkeyPort: number, upstreamPort: number): Promise<RunningEdge> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'latchkey-caddy-'));
+  const site = docBlock('caddyfile')
+    .replaceAll('127.0.0.1:8080', `127.0.0.1:${latchkeyPort}`)
+    .replaceAll('127.0.0.1:3000', `127.0.0.1:${upstreamPort}`)
+    .replace('api.example.com {', `http://127.0.0.1:${port} {`);
+  // No admin endpoint and nothing written outside the folder.
+  const config = `{\n\tadmin off\n}\n\n${site}\n`;
+  writeFileSync(join(dir, 'Caddyfile'), config);
+  const env = { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
+  return launch(
+    CADDY,
+    ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'],
+    port,
+    dir,
+    env,
+  );
+}
