@@ -32,8 +32,13 @@ export async function freePort(): Promise<number> {
 }
 
 /** Waits until something accepts connections on the port, or the process ends. */
-async function accepting(port: number, child: ChildProcess, log: () => string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+async function accepting(
+  port: number,
+  child: ChildProcess,
+  log: () => string,
+  attempts: number,
+): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
     if (child.exitCode !== null) throw new Error(`the edge exited: ${log()}`);
     const connected = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1');
@@ -64,18 +69,20 @@ export function binaryProblem(binary: string, versionFlag: string): string | und
 export const NGINX = '/usr/sbin/nginx';
 export const CADDY = '/usr/bin/caddy';
 
-async function launch(
+/** Starts `command` in `dir` and waits (up to `waitMs`) until it listens on `port`. */
+export async function launch(
   command: string,
   args: string[],
   port: number,
   dir: string,
   env: NodeJS.ProcessEnv = process.env,
+  waitMs = 10_000,
 ): Promise<RunningEdge> {
   let output = '';
   const child = spawn(command, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await accepting(port, child, () => output);
+  await accepting(port, child, () => output, Math.ceil(waitMs / 50));
   return {
     port,
     stop: async () => {
