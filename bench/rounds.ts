@@ -130,10 +130,7 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
                 warmupMs,
                 durationMs: options.durationMs,
                 rate,
-                serverPids:
-                  scenario.target === 'upstream' || group.upstream === undefined
-                    ? [server.pid]
-                    : [group.main.pid, group.upstream.pid],
+                serverPids: scenario.target === 'upstream' ? [server.pid] : group.pids,
               },
               workload: scenario.workload({
                 host: `127.0.0.1:${server.port}`,

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import type { WorkloadConfig } from './load/generator.ts';
 import type { RequestSpec } from './load/signed-request.ts';
 import { ROOT } from './processes.ts';
+import { NGINX_BINARY } from './servers/nginx-config.ts';
 import type { SeededCredentials } from './seed/seed-latchkey.ts';
 
 export type ServerId =
@@ -20,7 +21,8 @@ export type ServerId =
   | 'latchkey-logged'
   | 'gateway'
   | 'bare-proxy'
-  | 'fastify-proxy';
+  | 'fastify-proxy'
+  | 'forward-auth';
 
 export interface ServerDef {
   readonly id: ServerId;
@@ -64,6 +66,13 @@ const gatewayMissing = () =>
     ? latchkeyMissing()
     : 'not available yet: the gateway does not exist';
 
+const nginxMissing = () =>
+  !existsSync(`${ROOT}src/http/edge/forward-auth.ts`)
+    ? 'not available yet: forward-auth does not exist'
+    : !existsSync(NGINX_BINARY)
+      ? `${NGINX_BINARY} not found (bash .ci/install-edges.sh installs it)`
+      : latchkeyMissing();
+
 export const servers: readonly ServerDef[] = [
   { id: 'bare-http', unavailable: () => undefined },
   { id: 'bare-fastify', unavailable: () => undefined },
@@ -82,6 +91,7 @@ export const servers: readonly ServerDef[] = [
   { id: 'gateway', unavailable: gatewayMissing, tokens: 1 },
   { id: 'bare-proxy', unavailable: () => undefined },
   { id: 'fastify-proxy', unavailable: () => undefined },
+  { id: 'forward-auth', unavailable: nginxMissing, tokens: 1 },
 ];
 
 const fixed =
@@ -279,6 +289,13 @@ export const scenarios: readonly Scenario[] = [
     title: 'bare proxy (node:http + undici, no verification) in front of the same upstream',
     server: 'bare-proxy',
     workload: fixed('/'),
+  },
+  {
+    // The third way (docs/edge.md): the team's nginx proxies, asking Latchkey first.
+    id: 'forward-auth',
+    title: 'nginx auth_request to Latchkey forward-auth, in front of the same upstream, HMAC-SHA1',
+    server: 'forward-auth',
+    workload: signed({ path: '/' }),
   },
   {
     // What the proxying library costs alone, configured as the gateway configures it.

@@ -4,7 +4,8 @@
  * `POST /bench/approve` approves a temporary credential for the seeded owner through the
  * consent page's own provider call (for the flows scenario, without scraping HTML), and
  * `--sample-ms N` prints the process's memory and the nonce store's size every N ms.
- * `--upstream URL` makes it a gateway in front of that API; `--log-level info` logs every
+ * `--upstream URL` makes it a gateway in front of that API; `--forward-auth` answers an edge's
+ * forward-auth requests (docs/edge.md); `--log-level info` logs every
  * request as `latchkey serve` does by default (to /dev/null: the cost is the logging's, not a
  * pipe's).
  *
@@ -12,7 +13,7 @@
  * SIGTERM, so start-up does not blur it.
  *
  * Usage: node bench/servers/latchkey.ts --database FILE [--port N] [--sample-ms N]
- *   [--upstream URL] [--log-level LEVEL] [--profile-file FILE] [--window SECONDS]
+ *   [--upstream URL] [--forward-auth] [--log-level LEVEL] [--profile-file FILE] [--window SECONDS]
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '0' },
     'sample-ms': { type: 'string' },
     upstream: { type: 'string' },
+    'forward-auth': { type: 'boolean' },
     'log-level': { type: 'string' },
     'profile-file': { type: 'string' },
     window: { type: 'string' },
@@ -54,6 +56,7 @@ const app = await build({
   // cost measured is the logging's and not a pipe reader's.
   logger: level === undefined ? false : { level, stream: logDestination('/dev/null') },
   gateway: values.upstream === undefined ? undefined : { upstream: values.upstream },
+  forwardAuth: values['forward-auth'] === true ? {} : undefined,
 });
 
 const owner = await store.owners.findByUsername('bench-owner');

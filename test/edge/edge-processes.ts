@@ -1,24 +1,19 @@
 // Real edges on loopback for the tests: nginx and Caddy started with the config blocks of
-// docs/edge.md (only the ports filled in, so the page and the tests cannot drift), and the
+// docs/edge.md (only the ports filled in, so the page and the tests cannot drift; nginx's
+// config is written by bench/servers/nginx-config.ts, which the benchmark uses too), and the
 // fenced blocks of that page for the examples.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-const EDGE_DOC = new URL('../../docs/edge.md', import.meta.url);
+import { edgeDocBlock, NGINX_BINARY, writeNginxConfig } from '../../bench/servers/nginx-config.ts';
 
 /** The first fenced block of `language` in docs/edge.md, as written. */
-export function docBlock(language: string): string {
-  const text = readFileSync(EDGE_DOC, 'utf8');
-  const match = new RegExp('```' + language + '\\n([\\s\\S]*?)\\n```').exec(text);
-  if (match === null) throw new Error(`docs/edge.md has no ${language} block`);
-  return match[1]!;
-}
+export const docBlock = edgeDocBlock;
 
 /** A port free on loopback now (nginx and Caddy cannot report one they chose). */
 export async function freePort(): Promise<number> {
@@ -66,7 +61,7 @@ export function binaryProblem(binary: string, versionFlag: string): string | und
   return run.status === 0 ? undefined : `${binary} ${versionFlag} failed`;
 }
 
-export const NGINX = '/usr/sbin/nginx';
+export const NGINX = NGINX_BINARY;
 export const CADDY = '/usr/bin/caddy';
 
 /** Starts `command` in `dir` and waits (up to `waitMs`) until it listens on `port`. */
@@ -99,34 +94,8 @@ export async function launch(
 export async function startNginx(latchkeyPort: number, upstreamPort: number): Promise<RunningEdge> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'latchkey-nginx-'));
-  for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
-  const server = docBlock('nginx')
-    .replaceAll('127.0.0.1:8080', `127.0.0.1:${latchkeyPort}`)
-    .replaceAll('127.0.0.1:3000', `127.0.0.1:${upstreamPort}`)
-    .replace('listen 80;', `listen 127.0.0.1:${port};`);
-  const root = process.getuid?.() === 0;
-  const config = [
-    // As root, nginx would switch its workers to "nobody", who cannot write the temp folders.
-    root ? 'user root;' : '',
-    'worker_processes 1;',
-    `pid ${dir}/nginx.pid;`,
-    `error_log ${dir}/error.log warn;`,
-    'events { worker_connections 512; }',
-    'http {',
-    '  access_log off;',
-    ...['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
-      (sub) => `  ${sub === 'body' ? 'client_body' : sub}_temp_path ${dir}/${sub};`,
-    ),
-    server,
-    '}',
-  ].join('\n');
-  writeFileSync(join(dir, 'nginx.conf'), config);
-  return launch(
-    NGINX,
-    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off;'],
-    port,
-    dir,
-  );
+  const args = writeNginxConfig(dir, { port, latchkeyPort, upstreamPort });
+  return launch(NGINX, args, port, dir);
 }
 
 /** Caddy with docs/edge.md's `caddyfile` block, over plain HTTP on loopback. */
