@@ -258,3 +258,61 @@ describe('forward-auth: only the trusted edges may describe a request', () => {
     assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([403]));
   });
 });
+
+describe('forward-auth: a Basic LTI launch path, with the body Envoy passes on', () => {
+  let latchkey: EdgeLatchkey;
+
+  before(async () => {
+    latchkey = await startLatchkey({ rules: [{ path: '/lti/*', methods: ['POST'], lti: true }] });
+  });
+  after(async () => {
+    await latchkey.close();
+  });
+
+  const launch = () =>
+    signRequest({
+      method: 'POST',
+      url: `${ORIGIN}/lti/launch`,
+      client: latchkey.client,
+      transmission: 'body',
+      body: new URLSearchParams([
+        ['lti_message_type', 'basic-lti-launch-request'],
+        ['lti_version', 'LTI-1p0'],
+        ['resource_link_id', 'rl-42'],
+        ['user_id', 'u-1001'],
+        ['roles', 'Instructor'],
+        ['context_title', 'Café 101'],
+      ]),
+    });
+
+  it('a verified launch answers the launch headers; without its body, a clear problem', async () => {
+    const signed = launch();
+    const envoy = await ask({
+      port: latchkey.port,
+      method: 'POST',
+      path: '/auth/verify/lti/launch',
+      headers: { ...signed.headers, host: 'api.example.test', 'x-forwarded-proto': 'https' },
+      body: Buffer.from(signed.body as string),
+    });
+    assert.equal(envoy.status, 200, envoy.body);
+    assert.equal(envoy.headers['x-lti-user-id'], 'u-1001');
+    assert.equal(envoy.headers['x-lti-context-title'], 'Caf%C3%A9%20101');
+    assert.equal(envoy.headers['x-oauth-client'], latchkey.client.key);
+
+    const nginx = await ask({
+      port: latchkey.port,
+      method: 'POST',
+      path: '/auth/verify',
+      headers: {
+        'x-original-uri': '/lti/launch',
+        'x-original-method': 'POST',
+        'x-forwarded-host': 'api.example.test',
+        'x-forwarded-proto': 'https',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+    });
+    assert.equal(nginx.status, 401);
+    assert.equal(nginx.headers['x-oauth-status'], '400');
+    assert.match(nginx.body, /oauth_problem=parameter_absent/);
+  });
+});

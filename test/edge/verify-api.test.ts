@@ -148,6 +148,30 @@ describe('POST /verify: the verdict on a described request, for a service holdin
     assert.equal(notJson.status, 415);
   });
 
+  it('checks any other body against its oauth_body_hash', async () => {
+    const json = '{"caption":"sun & sea"}';
+    const request = signed({
+      method: 'PUT',
+      url: 'https://api.example.test/photos/7',
+      headers: { 'Content-Type': 'application/json' },
+      body: json,
+      bodyHash: true,
+    });
+    const describe = (body: string) => ({
+      method: 'PUT',
+      url: request.url,
+      authorization: request.headers['Authorization'],
+      contentType: 'application/json',
+      body,
+    });
+    const altered = JSON.parse(
+      (await post(latchkey, describe(json.replace('sea', 'sky')), `Bearer ${VERIFY_TOKEN}`)).body,
+    );
+    assert.equal(altered.oauth_problem, 'body_hash_invalid');
+    const kept = JSON.parse((await post(latchkey, describe(json), `Bearer ${VERIFY_TOKEN}`)).body);
+    assert.equal(kept.ok, true, JSON.stringify(kept));
+  });
+
   it('is described in /openapi.json', async () => {
     const document = JSON.parse((await ask({ port: latchkey.port, path: '/openapi.json' })).body);
     assert.ok(document.paths['/verify']?.post, 'POST /verify in the document');

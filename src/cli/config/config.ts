@@ -902,7 +902,10 @@ function edgeAddresses(raw: unknown): string[] {
   const items = Array.isArray(raw)
     ? raw
     : typeof raw === 'string'
-      ? raw.split(',').map((item) => item.trim())
+      ? raw
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item !== '')
       : [];
   if (items.length === 0 || !items.every((item) => typeof item === 'string')) {
     throw new SettingProblem('must be a comma-separated list of addresses or CIDR blocks');

@@ -12,7 +12,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { OAuthError } from '../../protocol/index.ts';
+import { isFormContentType, OAuthError } from '../../protocol/index.ts';
 import type { IncomingRequest, Provider } from '../../provider/index.ts';
 import { StoreUnavailableError } from '../../provider/index.ts';
 import { failureAnswer, STORE_OUTAGE_RETRY_AFTER_SECONDS } from '../error-reply.ts';
@@ -78,7 +78,11 @@ const schema = {
         description: 'The absolute URL as the client signed it, query included.',
       },
       authorization: { type: 'string', maxLength: 8192 },
-      body: { type: 'string', description: 'A form-encoded body, as received.' },
+      body: {
+        type: 'string',
+        description:
+          'The body as received (UTF-8 text): a form-encoded body, whose parameters are signed, or any other body, checked against oauth_body_hash when the request carries one.',
+      },
       contentType: { type: 'string', maxLength: 256 },
       requireToken: {
         type: 'boolean',
@@ -203,6 +207,9 @@ export async function registerVerifyApi(
           );
         }
         const scheme = parts[1]!.toLowerCase();
+        // A form's parameters are signed (§3.4.1.3.1); any other body is only hashed, when the
+        // request carries oauth_body_hash (its bytes: the text as UTF-8).
+        const form = isFormContentType(described.contentType);
         const incoming: IncomingRequest = {
           method: described.method,
           scheme,
@@ -211,7 +218,9 @@ export async function registerVerifyApi(
           query: parts[4] ?? '',
           authorization: described.authorization,
           contentType: described.contentType,
-          body: described.body,
+          body: form ? described.body : undefined,
+          rawBody:
+            form || described.body === undefined ? undefined : Buffer.from(described.body, 'utf8'),
           secure: transport.insecureHttp || scheme === 'https',
         };
         reply.header('cache-control', 'no-store');
