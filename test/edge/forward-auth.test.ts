@@ -170,6 +170,47 @@ describe('forward-auth: the original request rebuilt from the edge, verified as 
     assert.equal(unsigned.status, 401);
   });
 
+  it('a path that requires a body hash is refused when the edge did not pass the body', async () => {
+    const json = '{"name":"photo.jpg"}';
+    const unhashed = sign({
+      path: '/uploads/1',
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: json,
+    });
+    // nginx never passes the body: a tampered one would go through unseen.
+    const viaNginx = await nginx(unhashed);
+    assert.equal(viaNginx.status, 401, viaNginx.body);
+    assert.equal(viaNginx.headers['x-oauth-status'], '400');
+    assert.match(String(viaNginx.headers['x-oauth-problem']), /oauth_problem=parameter_absent/);
+    assert.match(
+      decodeURIComponent(viaNginx.body.replaceAll('+', ' ')),
+      /requires oauth_body_hash/,
+    );
+
+    // Envoy passes it: hashed, it verifies; a tampered one does not.
+    const hashed = sign({
+      path: '/uploads/1',
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: json,
+      bodyHash: true,
+    });
+    const envoy = (body: string) =>
+      ask({
+        port: latchkey.port,
+        method: 'PUT',
+        path: '/auth/verify/uploads/1',
+        headers: { ...hashed.headers, host: 'api.example.test', 'x-forwarded-proto': 'https' },
+        body,
+      });
+    const tampered = await envoy(json.replace('photo', 'other'));
+    assert.equal(tampered.status, 401);
+    assert.match(tampered.body, /oauth_problem=body_hash_invalid/);
+    const kept = await envoy(json);
+    assert.equal(kept.status, 200, kept.body);
+  });
+
   it('odd targets are refused with a problem, never a 500', async () => {
     const cases: Array<[string, Record<string, string>, RegExp]> = [
       ['fragment', { 'x-original-uri': '/photos#top' }, /fragment/],

@@ -18,6 +18,7 @@ export const EDGE_RULES = [
   { path: '/public/*', access: 'public' as const },
   { path: '/status', access: 'client' as const },
   { path: '/admin/*', scope: 'write' },
+  { path: '/uploads/*', requireBodyHash: true },
 ];
 
 export const VERIFY_TOKEN = 'service-credential-0123456789-abcdefghij';

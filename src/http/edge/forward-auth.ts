@@ -137,7 +137,11 @@ export async function registerForwardAuth(
   const realm = provider.policy.realm;
 
   /** The original request as the provider verifies it. */
-  function incomingOf(request: FastifyRequest, original: OriginalRequest): IncomingRequest {
+  function incomingOf(
+    request: FastifyRequest,
+    original: OriginalRequest,
+    requireBodyHash: boolean,
+  ): IncomingRequest {
     const headers = request.headers;
     const question = original.target.indexOf('?');
     const proto = firstOf(headers['x-forwarded-proto'])?.toLowerCase();
@@ -161,6 +165,15 @@ export async function registerForwardAuth(
       throw new OAuthError(
         'parameter_absent',
         'The request has a form body, which its signature covers (RFC 5849 §3.4.1.3.1), and the edge did not pass it on: send the OAuth parameters in the Authorization header or the query and the data as JSON, or use an edge that passes the body (Envoy with with_request_body).',
+        { advice: { oauth_parameters_absent: 'body' } },
+      );
+    }
+    // A rule's body hash guards the body: one the edge did not pass is unchecked, so it is
+    // refused rather than waved through (only a method that carries a body is asked for one).
+    if (requireBodyHash && !hasBody && original.method !== 'GET' && original.method !== 'HEAD') {
+      throw new OAuthError(
+        'parameter_absent',
+        'This path requires oauth_body_hash over the request body, and the edge did not pass the body on: use an edge that passes it (Envoy with with_request_body, Traefik with forwardBody).',
         { advice: { oauth_parameters_absent: 'body' } },
       );
     }
@@ -238,7 +251,7 @@ export async function registerForwardAuth(
       const path = normalizeGatewayPath(original.target);
       const rule = matchRule(rules, original.method, path);
       lti = rule.lti;
-      incoming = incomingOf(request, original);
+      incoming = incomingOf(request, original, rule.access !== 'public' && rule.requireBodyHash);
       if (rule.access === 'public') return allow(reply, null);
       if (rule.lti) {
         const verified = await provider.verifyLtiLaunch(incoming);
