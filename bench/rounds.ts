@@ -137,12 +137,7 @@ export async function runRounds(context: RunContext): Promise<RoundsOutcome> {
                 warmupMs,
                 durationMs: options.durationMs,
                 rate,
-                // A server run by a launcher (gunicorn) names the processes that serve.
-                serverPids: Array.isArray(server.info['pids'])
-                  ? (server.info['pids'] as number[])
-                  : scenario.target === 'upstream' || group.upstream === undefined
-                    ? [server.pid]
-                    : [group.main.pid, group.upstream.pid],
+                serverPids: scenario.target === 'upstream' ? [server.pid] : group.pids,
               },
               workload: scenario.workload({
                 host: `127.0.0.1:${server.port}`,

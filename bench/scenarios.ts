@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import type { WorkloadConfig } from './load/generator.ts';
 import type { RequestSpec } from './load/signed-request.ts';
 import { ROOT } from './processes.ts';
+import { NGINX_BINARY } from './servers/nginx-config.ts';
 import type { SeededCredentials } from './seed/seed-latchkey.ts';
 import { startSlowUploads } from './faults/slow-upload.ts';
 
@@ -24,7 +25,8 @@ export type ServerId =
   | 'bare-proxy'
   | 'fastify-proxy'
   | 'passport'
-  | 'oauthlib';
+  | 'oauthlib'
+  | 'forward-auth';
 
 export interface ServerDef {
   readonly id: ServerId;
@@ -100,6 +102,12 @@ const oauthlibMissing = peerMissing(() => {
     ? undefined
     : 'gunicorn is not installed (bash .ci/install-edges.sh)';
 });
+const nginxMissing = () =>
+  !existsSync(`${ROOT}src/http/edge/forward-auth.ts`)
+    ? 'not available yet: forward-auth does not exist'
+    : !existsSync(NGINX_BINARY)
+      ? `${NGINX_BINARY} not found (bash .ci/install-edges.sh installs it)`
+      : latchkeyMissing();
 
 export const servers: readonly ServerDef[] = [
   { id: 'bare-http', unavailable: () => undefined },
@@ -121,6 +129,7 @@ export const servers: readonly ServerDef[] = [
   { id: 'fastify-proxy', unavailable: () => undefined },
   { id: 'passport', unavailable: passportMissing },
   { id: 'oauthlib', unavailable: oauthlibMissing },
+  { id: 'forward-auth', unavailable: nginxMissing, tokens: 1 },
 ];
 
 const fixed =
@@ -362,6 +371,13 @@ export const scenarios: readonly Scenario[] = [
     title: 'bare proxy (node:http + undici, no verification) in front of the same upstream',
     server: 'bare-proxy',
     workload: fixed('/'),
+  },
+  {
+    // The third way (docs/edge.md): the team's nginx proxies, asking Latchkey first.
+    id: 'forward-auth',
+    title: 'nginx auth_request to Latchkey forward-auth, in front of the same upstream, HMAC-SHA1',
+    server: 'forward-auth',
+    workload: signed({ path: '/' }),
   },
   {
     // What the proxying library costs alone, configured as the gateway configures it.

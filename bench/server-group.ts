@@ -2,7 +2,8 @@
  * Starts the processes behind one server definition on the server core: one server, or for
  * the gateway an upstream and Latchkey in front of it, for the bare proxy an upstream and
  * bench/servers/bare-proxy.ts in front of it, for the Fastify proxy an upstream and
- * bench/servers/fastify-proxy.ts in front of it.
+ * bench/servers/fastify-proxy.ts in front of it, for forward-auth an upstream, Latchkey, and
+ * nginx (bench/servers/nginx-edge.ts) in front of the upstream asking Latchkey.
  */
 import { PUBLIC_PREFIX } from './faults/slow-upload.ts';
 import { startServer } from './processes.ts';
@@ -13,6 +14,8 @@ import { SERVE_NODE_FLAGS } from './serve-flags.ts';
 export interface ServerGroup {
   readonly main: ServerProcess;
   readonly upstream: ServerProcess | undefined;
+  /** Every process that serves a request of the group's scenarios, for its CPU time. */
+  readonly pids: readonly number[];
   stop(): Promise<void>;
 }
 
@@ -41,6 +44,8 @@ export async function startGroup(def: ServerDef, settings: GroupSettings): Promi
   ];
   let upstream: ServerProcess | undefined;
   let main: ServerProcess;
+  // Processes beside the main server and the upstream (forward-auth's Latchkey).
+  const others: ServerProcess[] = [];
   switch (def.id) {
     case 'bare-http':
       main = await startServer(['bench/servers/bare-http.ts'], options);
@@ -96,14 +101,41 @@ export async function startGroup(def: ServerDef, settings: GroupSettings): Promi
       }
       break;
     }
+    case 'forward-auth': {
+      upstream = await startServer(['bench/servers/bare-http.ts'], options);
+      try {
+        others.push(await startServer([...latchkey, '--forward-auth'], latchkeyOptions));
+        main = await startServer(
+          [
+            'bench/servers/nginx-edge.ts',
+            '--latchkey',
+            String(others[0]!.port),
+            '--upstream',
+            String(upstream.port),
+          ],
+          options,
+        );
+      } catch (error) {
+        for (const other of others) await other.stop();
+        await upstream.stop();
+        throw error;
+      }
+      break;
+    }
     default:
       main = await startServer(latchkey, latchkeyOptions);
   }
+  const reported = (process: ServerProcess) =>
+    Array.isArray(process.info['pids']) ? (process.info['pids'] as number[]) : [process.pid];
   return {
     main,
     upstream,
+    pids: [main, upstream, ...others].flatMap((process) =>
+      process === undefined ? [] : reported(process),
+    ),
     stop: async () => {
       await main.stop();
+      for (const other of others) await other.stop();
       await upstream?.stop();
     },
   };

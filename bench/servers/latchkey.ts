@@ -5,7 +5,8 @@
  * consent page's own provider call (for the flows scenario, without scraping HTML), and
  * `--sample-ms N` prints the process's memory and the nonce store's size every N ms.
  * `--upstream URL` makes it a gateway in front of that API (`--gateway-rules JSON`: its
- * rules, docs/gateway.md); `--log-level info` logs every
+ * rules, docs/gateway.md); `--forward-auth` answers an edge's forward-auth requests
+ * (docs/edge.md); `--log-level info` logs every
  * request as `latchkey serve` does by default (to /dev/null: the cost is the logging's, not a
  * pipe's).
  *
@@ -13,8 +14,8 @@
  * SIGTERM, so start-up does not blur it.
  *
  * Usage: node bench/servers/latchkey.ts --database FILE [--port N] [--sample-ms N]
- *   [--upstream URL] [--gateway-rules JSON] [--log-level LEVEL] [--profile-file FILE]
- *   [--window SECONDS]
+ *   [--upstream URL] [--gateway-rules JSON] [--forward-auth] [--log-level LEVEL]
+ *   [--profile-file FILE] [--window SECONDS]
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     'sample-ms': { type: 'string' },
     upstream: { type: 'string' },
     'gateway-rules': { type: 'string' },
+    'forward-auth': { type: 'boolean' },
     'log-level': { type: 'string' },
     'profile-file': { type: 'string' },
     window: { type: 'string' },
@@ -64,6 +66,7 @@ const app = await build({
           upstream: values.upstream,
           rules: parseGatewayRules(values['gateway-rules'] ?? '[]'),
         },
+  forwardAuth: values['forward-auth'] === true ? {} : undefined,
 });
 
 const owner = await store.owners.findByUsername('bench-owner');

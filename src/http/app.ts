@@ -160,6 +160,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     });
   }
 
+  if (options.forwardAuth !== undefined) {
+    const { registerForwardAuth } = await import('./edge/forward-auth.ts');
+    await registerForwardAuth(app, provider, options.forwardAuth, transport);
+  }
+  if (options.verifyToken !== undefined) {
+    const { registerVerifyApi } = await import('./routes/verify.ts');
+    await registerVerifyApi(app, provider, { token: options.verifyToken }, transport);
+  }
+
   if (options.gateway !== undefined) {
     // Loaded only in gateway mode: the proxy (undici) is start-up time that a deployment
     // without a gateway does not need.

@@ -72,6 +72,11 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
             scheme: 'bearer',
             description: 'The admin token the operator configured (delegated sign-in).',
           },
+          verifyToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The service credential the operator configured (verifyToken).',
+          },
         },
       },
     },

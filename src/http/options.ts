@@ -1,6 +1,7 @@
 /** What `buildApp` takes: the provider and the transport settings around it. */
 import type { FastifyServerOptions } from 'fastify';
 import type { IdentityOptions, Provider } from '../provider/index.ts';
+import type { ForwardAuthOptions } from './edge/forward-auth.ts';
 import type { GatewayOptions } from './gateway.ts';
 import type { MetricsOptions } from './metrics-access.ts';
 
@@ -40,6 +41,10 @@ export interface AppOptions {
   readonly sessionSecret?: string | undefined;
   /** Gateway mode: verify and forward every request outside Latchkey's own paths. */
   readonly gateway?: GatewayOptions | undefined;
+  /** Forward-auth for an edge (nginx, Caddy, Traefik, Envoy; docs/edge.md): off when absent. */
+  readonly forwardAuth?: ForwardAuthOptions | undefined;
+  /** `POST /verify` for services, answering `Authorization: Bearer <this>`: off when absent. */
+  readonly verifyToken?: string | undefined;
   /** Who may read GET /metrics (default: direct loopback peers only). */
   readonly metrics?: MetricsOptions | undefined;
   /** Where owners sign in on the pages (docs/identity.md); Latchkey's own accounts by default. */

@@ -123,6 +123,20 @@ export function registerServe(program: Command): void {
                   uploadTimeoutMs: config.gateway.uploadTimeoutMs,
                   maxUploadsPerAddress: config.gateway.maxUploadsPerAddress,
                 },
+          forwardAuth: config.forwardAuth.enabled
+            ? {
+                path: config.forwardAuth.path,
+                trustedEdges: config.forwardAuth.trustedEdges,
+                rules: config.gateway.rules,
+                identityHeaders: {
+                  client: config.gateway.clientHeader,
+                  owner: config.gateway.ownerHeader,
+                  ownerName: config.gateway.ownerNameHeader,
+                  scope: config.gateway.scopeHeader,
+                },
+              }
+            : undefined,
+          verifyToken: config.verifyToken,
         });
         await app.listen({ host: config.host, port: config.port });
       } catch (error) {
