@@ -27,7 +27,7 @@
  *      cache, secrets stripped
  */
 import { collectParameters, isFormContentType, OAuthError } from '../protocol/index.ts';
-import type { CollectedParameters } from '../protocol/index.ts';
+import type { CollectedParameters, SignatureMethod } from '../protocol/index.ts';
 import type { Store, TokenCredential } from '../store/types.ts';
 import { describeCaller } from './caller.ts';
 import type { VerifiedCaller, VerifiedResourceRequest } from './caller.ts';
@@ -55,6 +55,11 @@ export interface VerifyOptions {
   readonly tokenRequired: boolean;
   /** For resource requests: a body that is not form-encoded must carry oauth_body_hash. */
   readonly requireBodyHash?: boolean | undefined;
+  /**
+   * Told the signature method once the signature checked out (step 6), before the later
+   * steps may still refuse: an LTI launch refused after it may trust its own form.
+   */
+  readonly onSignatureVerified?: ((method: SignatureMethod) => void) | undefined;
 }
 
 export interface ResourceVerifyOptions {
@@ -90,6 +95,7 @@ export async function verifyRequest(
   const client = loaded.client;
   checkClientMethod(client, protocol); // 5
   checkSignature(request, parameters, protocol, loaded); // 6
+  options.onSignatureVerified?.(protocol.signatureMethod);
   checkClientEnabled(loaded); // 7
   checkBodyHash(protocol, request.rawBody); // 8
   await rememberNonce(store, policy, protocol, client.key); // 9
