@@ -60,6 +60,8 @@ export interface VerifyOptions {
    * steps may still refuse: an LTI launch refused after it may trust its own form.
    */
   readonly onSignatureVerified?: ((method: SignatureMethod) => void) | undefined;
+  /** Step 10 lets an expired token through (its caller decides what it may still do). */
+  readonly tokenMayBeExpired?: boolean | undefined;
 }
 
 export interface ResourceVerifyOptions {
@@ -99,7 +101,7 @@ export async function verifyRequest(
   checkClientEnabled(loaded); // 7
   checkBodyHash(protocol, request.rawBody); // 8
   await rememberNonce(store, policy, protocol, client.key); // 9
-  checkTokenStanding(loaded.tokenCredential, nowMs, options.kind); // 10
+  checkTokenStanding(loaded.tokenCredential, nowMs, options); // 10
   return {
     client,
     protocol,
@@ -183,12 +185,13 @@ async function rememberNonce(
 function checkTokenStanding(
   token: TokenCredential | undefined,
   nowMs: number,
-  kind: RequestKind,
+  options: VerifyOptions,
 ): void {
   if (token === undefined) return;
   if (token.revokedAt !== null)
     throw new OAuthError('token_revoked', 'The owner revoked this token.');
-  if (kind !== 'renewal' && token.expiresAt !== null && token.expiresAt <= nowMs) {
+  const expiryChecked = options.kind !== 'renewal' && options.tokenMayBeExpired !== true;
+  if (expiryChecked && token.expiresAt !== null && token.expiresAt <= nowMs) {
     throw new OAuthError('token_expired', 'This token has expired.');
   }
 }
