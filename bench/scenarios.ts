@@ -273,6 +273,14 @@ export const scenarios: readonly Scenario[] = [
     pooled: true,
   },
   {
+    // A fault: made-up client keys, a new one each time, flooding in beside good traffic.
+    id: 'made-up-keys',
+    title:
+      'Latchkey /api/me, HMAC-SHA1, one request in five from a new made-up client key (good requests counted)',
+    server: 'latchkey',
+    workload: (c) => ({ kind: 'flooded', spec: spec(c), floodEvery: 5 }),
+  },
+  {
     id: 'tokens-1k',
     title: 'Latchkey HMAC-SHA1, 1,000 tokens stored',
     server: 'latchkey-1k',

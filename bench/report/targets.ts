@@ -106,6 +106,15 @@ export function judgeTargets(run: RunRecord): TargetResult[] {
     rsa === undefined || leanRsa === undefined ? undefined : rsa.rps >= 1.5 * leanRsa.rps,
     'rsa-sha1',
   );
+  const flooded = summary('made-up-keys');
+  judge(
+    'A flood of made-up client keys (one request in five, each a new key): good requests ≥ 0.80 × HMAC-SHA1 `/api/me` without it',
+    flooded === undefined || hmac === undefined
+      ? undefined
+      : `${f2(flooded.rps / hmac.rps)} × (${n(flooded.rps)} vs ${n(hmac.rps)} req/s)`,
+    flooded === undefined || hmac === undefined ? undefined : flooded.rps >= 0.8 * hmac.rps,
+    'made-up-keys',
+  );
   const small = summary('tokens-1k');
   const large = summary('tokens-large');
   const largeLabel = run.options.largeTokens.toLocaleString('en-US');

@@ -340,8 +340,7 @@ export async function registerGateway(
           throw error;
         }
         // A launch is a person's browser sent by the LMS: answered for a person.
-        const incoming = toIncomingRequest(request, transport);
-        const answer = ltiFailureAnswer(error, incoming, provider.policy.realm);
+        const answer = ltiFailureAnswer(error, provider.policy.realm);
         return reply.code(answer.status).headers(answer.headers).send(answer.body);
       }
       // Verified against the target as sent (the signature covers it); from here on the

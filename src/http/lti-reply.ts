@@ -1,25 +1,22 @@
 /**
  * How a Basic LTI launch that failed is answered (the gateway's `lti` rule and the middleware's
  * `lti` option): the person came from the LMS in a browser, so the answer is for a person.
- * When the launch names a `launch_presentation_return_url` (http or https), a 303 redirect
- * back to it with `lti_errormsg` (for the person) and `lti_errorlog` (for the LMS's log), as
- * the LTI 1.1 Implementation Guide describes; otherwise an HTML page that names the
- * `oauth_problem`. A store outage or an unexpected error is answered as on every route.
+ * When the provider refused the launch after its signature verified the form (a
+ * LaunchRefusal, which names the form's http(s) `launch_presentation_return_url`), a 303
+ * redirect back to it with `lti_errormsg` (for the person) and `lti_errorlog` (for the LMS's
+ * log), as the LTI 1.1 Implementation Guide describes; otherwise an HTML page that names the
+ * `oauth_problem` (an unsigned or forged launch names whatever return URL it likes). A store
+ * outage or an unexpected error is answered as on every route.
  */
 import { OAuthError } from '../protocol/index.ts';
-import { launchReturnUrl } from '../provider/index.ts';
-import type { IncomingRequest } from '../provider/index.ts';
+import { LaunchRefusal } from '../provider/index.ts';
 import { failureAnswer } from './error-reply.ts';
 import type { FailureAnswer } from './error-reply.ts';
 
-export function ltiFailureAnswer(
-  error: unknown,
-  request: IncomingRequest,
-  realm: string,
-): FailureAnswer {
+export function ltiFailureAnswer(error: unknown, realm: string): FailureAnswer {
   if (!(error instanceof OAuthError)) return failureAnswer(error, realm);
-  const returnUrl = launchReturnUrl(request);
-  if (returnUrl !== undefined) {
+  if (error instanceof LaunchRefusal) {
+    const returnUrl = new URL(error.returnUrl);
     returnUrl.searchParams.append(
       'lti_errormsg',
       `The tool could not accept this launch (${error.problem}). Please contact the course administrator.`,
@@ -39,8 +36,12 @@ export function ltiFailureAnswer(
     'cache-control': 'no-store',
     'content-security-policy': "default-src 'none'; frame-ancestors *",
   };
-  const challenge = failureAnswer(error, realm).headers['www-authenticate'];
+  const { 'www-authenticate': challenge, 'retry-after': retryAfter } = failureAnswer(
+    error,
+    realm,
+  ).headers;
   if (challenge !== undefined) headers['www-authenticate'] = challenge;
+  if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
   return { status: error.status, headers, body: errorPage(error) };
 }
 

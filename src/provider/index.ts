@@ -39,5 +39,5 @@ export type { IssuedTemporaryCredentials } from './temporary-credentials.ts';
 export type { IssuedTokenCredentials } from './token-credentials.ts';
 export { usableUntil } from './session-extension.ts';
 export type { SessionGrant } from './session-extension.ts';
-export { LTI_MESSAGE_TYPE, LTI_VERSION, launchReturnUrl } from './lti-launch.ts';
+export { LaunchRefusal, LTI_MESSAGE_TYPE, LTI_VERSION } from './lti-launch.ts';
 export type { LtiLaunch } from './lti-launch.ts';

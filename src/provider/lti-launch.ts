@@ -2,8 +2,8 @@
  * IMS Basic LTI 1.1 launches, read from the request: a launch is a form POST from the LMS
  * (the tool consumer), signed by it alone (two-legged) like any other request, so it goes
  * through the same verification (window, nonce store, problem codes). This module has one
- * job: check that a request is shaped as a launch (before verification, no I/O) and read
- * its fields into a typed launch (after).
+ * job: check that a request is shaped as a launch (before verification, no I/O), read its
+ * fields into a typed launch (after), and say where a refused launch may send the person.
  * @see https://www.imsglobal.org/specs/ltiv1p1/implementation-guide
  */
 import { isFormContentType, OAuthError, parseFormUrlEncoded } from '../protocol/index.ts';
@@ -98,12 +98,41 @@ export function readLaunch(fields: LaunchFields, consumerKey: string): LtiLaunch
 }
 
 /**
- * Where to send the person back after a launch that failed: `launch_presentation_return_url`
- * when the form names one and it is an absolute http(s) URL; undefined otherwise (the tool
- * then shows its own error page). The value is not verified (the launch was not): only the
- * scheme is checked, so the answer is a plain redirect and never a script.
+ * A launch refused after its signature was verified over the form (HMAC or RSA: the base
+ * string covers the body): its `launch_presentation_return_url` is the LMS's own, so the person
+ * may be sent back there with the error (`returnUrl`), as the LTI 1.1 Implementation Guide
+ * describes. A launch refused before that (unsigned, forged, unknown key, over its failure
+ * limit) or signed with PLAINTEXT (the signature does not cover the form) stays a plain
+ * OAuthError: its return URL is anyone's, and following it would be an open redirect.
  */
-export function launchReturnUrl(request: IncomingRequest): URL | undefined {
+export class LaunchRefusal extends OAuthError {
+  readonly returnUrl: URL;
+
+  constructor(error: OAuthError, returnUrl: URL) {
+    super(error.problem, error.message, {
+      status: error.status,
+      advice: error.advice,
+      ...(error.retryAfterSeconds === undefined
+        ? {}
+        : { retryAfterSeconds: error.retryAfterSeconds }),
+      cause: error,
+    });
+    this.returnUrl = returnUrl;
+  }
+}
+
+/** `error`, carrying the launch's return URL when it names one (the form was verified). */
+export function refusedLaunch(error: OAuthError, request: IncomingRequest): OAuthError {
+  const returnUrl = launchReturnUrl(request);
+  return returnUrl === undefined ? error : new LaunchRefusal(error, returnUrl);
+}
+
+/**
+ * `launch_presentation_return_url` when the form names one and it is an absolute http(s) URL;
+ * undefined otherwise (the tool then shows its own error page). Only the scheme is checked,
+ * so the answer is a plain redirect and never a script; only a verified form is read.
+ */
+function launchReturnUrl(request: IncomingRequest): URL | undefined {
   if (!isFormContentType(request.contentType)) return undefined;
   try {
     const raw = formFields(request.body)?.get('launch_presentation_return_url');

@@ -14,7 +14,7 @@ import { cacheReportOf } from '../store/cached.ts';
 import { createClientRegistry } from './clients.ts';
 import { createConnectionBook } from './connections.ts';
 import { createLoginDesk } from './logins.ts';
-import { checkLaunchRequest, readLaunch } from './lti-launch.ts';
+import { checkLaunchRequest, readLaunch, refusedLaunch } from './lti-launch.ts';
 import type { LtiLaunch } from './lti-launch.ts';
 import { createOwnerDirectory } from './owners.ts';
 import type { ExternalIdentity } from './owners.ts';
@@ -337,36 +337,52 @@ export function createProvider(options: ProviderOptions): Provider {
     /**
      * A Basic LTI 1.1 launch (docs/lti.md): shaped as a launch (checked first, no I/O), then
      * verified as a request signed by the LMS alone, with the same window and nonce store as
-     * every request. PLAINTEXT is refused: it carries no nonce, so a launch could be replayed.
+     * every request, and within the LMS's rate limits as every protected request is (a source
+     * over its failure limit refused first, each failure and each launch counted). PLAINTEXT
+     * is refused: it carries no nonce, so a launch could be replayed. A refusal after the
+     * signature verified the form carries its return URL (LaunchRefusal); any other does not.
      */
     async verifyLtiLaunch(request: IncomingRequest): Promise<VerifiedLtiLaunch> {
-      const fields = checkLaunchRequest(request);
-      const verified = await verifyRequest(deps, request, {
-        kind: 'resource',
-        tokenRequired: false,
-      });
-      if (!verified.protocol.signatureMethod.usesBaseString) {
-        throw new OAuthError(
-          'signature_method_rejected',
-          'An LTI launch is signed with HMAC-SHA1 (a method with a nonce), not PLAINTEXT.',
+      rateLimits.checkBlocked(request);
+      let formSigned = false;
+      try {
+        const fields = checkLaunchRequest(request);
+        const verified = await verifyRequest(deps, request, {
+          kind: 'resource',
+          tokenRequired: false,
+          onSignatureVerified: (method) => (formSigned = method.usesBaseString),
+        });
+        if (!verified.protocol.signatureMethod.usesBaseString) {
+          throw new OAuthError(
+            'signature_method_rejected',
+            'An LTI launch is signed with HMAC-SHA1 (a method with a nonce), not PLAINTEXT.',
+          );
+        }
+        if (verified.tokenCredential !== undefined) {
+          throw new OAuthError(
+            'parameter_rejected',
+            'An LTI launch is signed by the consumer alone; it takes no oauth_token.',
+            { advice: { oauth_parameters_rejected: 'oauth_token' } },
+          );
+        }
+        const counted = rateLimits.countRequest(verified.client);
+        if (counted !== undefined) await counted;
+        return {
+          caller: describeCaller(verified.client, undefined, undefined),
+          parameters: {
+            query: verified.parameters.query,
+            form: verified.parameters.form,
+            header: verified.parameters.header,
+          },
+          launch: readLaunch(fields, verified.client.key),
+        };
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        const refusal = await rateLimits.countFailure(request, error, (key) =>
+          store.clients.find(key),
         );
+        throw formSigned ? refusedLaunch(refusal, request) : refusal;
       }
-      if (verified.tokenCredential !== undefined) {
-        throw new OAuthError(
-          'parameter_rejected',
-          'An LTI launch is signed by the consumer alone; it takes no oauth_token.',
-          { advice: { oauth_parameters_rejected: 'oauth_token' } },
-        );
-      }
-      return {
-        caller: describeCaller(verified.client, undefined, undefined),
-        parameters: {
-          query: verified.parameters.query,
-          form: verified.parameters.form,
-          header: verified.parameters.header,
-        },
-        launch: readLaunch(fields, verified.client.key),
-      };
     },
 
     /** Starts periodic upkeep (last-use writes, purges of expired nonces and credentials). */

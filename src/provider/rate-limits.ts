@@ -9,8 +9,11 @@
  * one near it, so the common request does no I/O for its count (the hot path).
  *
  * Failures are counted per (client key, address), never per key alone: a key is no secret,
- * and anyone could otherwise lock a client out by failing in its name. Once a source is over
- * its limit, this instance refuses it before any verification work until the window ends.
+ * and anyone could otherwise lock a client out by failing in its name. A key no client has
+ * is counted per address alone, under the policy's limit: made-up keys would otherwise each
+ * start a counter of their own (in memory or in Redis) and none would ever meet its limit.
+ * Once a source is over its limit, this instance refuses it before any verification work
+ * (for a made-up key, before any counting) until the window ends.
  */
 import { collectParameters, OAuthError } from '../protocol/index.ts';
 import type { Client, RateCounterStore } from '../store/types.ts';
@@ -80,6 +83,7 @@ export function createRateLimits(
   const windows = new Map<string, RequestWindow>();
   const failureKey = (clientKey: string, address: string | undefined) =>
     `f:${clientKey}:${address ?? ''}`;
+  const unknownKey = (address: string | undefined) => `u:${address ?? ''}`;
 
   return {
     checkBlocked(request) {
@@ -101,7 +105,12 @@ export function createRateLimits(
       if (key === undefined) return error;
       const client = await clientOf(key);
       const limit = client?.failuresPerMinute ?? policy.failuresPerMinute;
-      const name = failureKey(key, request.address);
+      const name =
+        client === undefined ? unknownKey(request.address) : failureKey(key, request.address);
+      const until = blocked.get(name);
+      if (until !== undefined && until > now()) {
+        return tooMany('failed requests from this address', until - now());
+      }
       const { count, ttlMs } = await counters.incr(name, WINDOW_MS);
       if (count <= limit) return error;
       if (blocked.size >= MAX_BLOCKED) blocked.clear();

@@ -27,7 +27,7 @@
  *      cache, secrets stripped
  */
 import { collectParameters, isFormContentType, OAuthError } from '../protocol/index.ts';
-import type { CollectedParameters } from '../protocol/index.ts';
+import type { CollectedParameters, SignatureMethod } from '../protocol/index.ts';
 import type { Store, TokenCredential } from '../store/types.ts';
 import { describeCaller } from './caller.ts';
 import type { VerifiedCaller, VerifiedResourceRequest } from './caller.ts';
@@ -55,6 +55,13 @@ export interface VerifyOptions {
   readonly tokenRequired: boolean;
   /** For resource requests: a body that is not form-encoded must carry oauth_body_hash. */
   readonly requireBodyHash?: boolean | undefined;
+  /**
+   * Told the signature method once the signature checked out (step 6), before the later
+   * steps may still refuse: an LTI launch refused after it may trust its own form.
+   */
+  readonly onSignatureVerified?: ((method: SignatureMethod) => void) | undefined;
+  /** Step 10 lets an expired token through (its caller decides what it may still do). */
+  readonly tokenMayBeExpired?: boolean | undefined;
 }
 
 export interface ResourceVerifyOptions {
@@ -90,10 +97,11 @@ export async function verifyRequest(
   const client = loaded.client;
   checkClientMethod(client, protocol); // 5
   checkSignature(request, parameters, protocol, loaded); // 6
+  options.onSignatureVerified?.(protocol.signatureMethod);
   checkClientEnabled(loaded); // 7
   checkBodyHash(protocol, request.rawBody); // 8
   await rememberNonce(store, policy, protocol, client.key); // 9
-  checkTokenStanding(loaded.tokenCredential, nowMs, options.kind); // 10
+  checkTokenStanding(loaded.tokenCredential, nowMs, options); // 10
   return {
     client,
     protocol,
@@ -178,12 +186,13 @@ async function rememberNonce(
 function checkTokenStanding(
   token: TokenCredential | undefined,
   nowMs: number,
-  kind: RequestKind,
+  options: VerifyOptions,
 ): void {
   if (token === undefined) return;
   if (token.revokedAt !== null)
     throw new OAuthError('token_revoked', 'The owner revoked this token.');
-  if (kind !== 'renewal' && token.expiresAt !== null && token.expiresAt <= nowMs) {
+  const expiryChecked = options.kind !== 'renewal' && options.tokenMayBeExpired !== true;
+  if (expiryChecked && token.expiresAt !== null && token.expiresAt <= nowMs) {
     throw new OAuthError('token_expired', 'This token has expired.');
   }
 }

@@ -461,12 +461,98 @@ export function describeLti(backend: string, openStore: () => Promise<Store>): v
           assert.equal(replay.status, 303);
           const location = new URL(replay.headers.get('location')!);
           assert.match(location.searchParams.get('lti_errorlog')!, /nonce_used/);
+          // Tampered: the form (its return URL too) is nobody's word, so no redirect.
           const tampered = await post(url, tamper(body, 'roles', 'Administrator'));
-          assert.equal(tampered.status, 303);
-          const back = new URL(tampered.headers.get('location')!);
-          assert.match(back.searchParams.get('lti_errorlog')!, /signature_invalid/);
+          assert.equal(tampered.status, 401);
+          assert.equal(tampered.headers.get('location'), null);
+          assert.match(await tampered.text(), /signature_invalid/);
         });
       }
+    });
+
+    describe('what a launch may not do: go past its limits, or redirect unsigned', () => {
+      const places = () => [
+        { name: 'the gateway', url: `${gatewayUrl}/lti/launch` },
+        { name: 'the Fastify middleware', url: `${toolUrl}/launch` },
+      ];
+      const sign = (url: string, client: Client, secret = client.secret, extra: Pairs = []) =>
+        imsLtiSignLaunch(
+          url,
+          client.key,
+          secret,
+          Object.fromEntries(launchFields(gradeBook.url, extra)),
+          randomUUID(),
+        );
+      const limitedLms = async () => {
+        const registered = await provider.clients.register({ name: 'Limited LMS' });
+        return provider.clients.update(registered.key, {
+          requestsPerMinute: 2,
+          failuresPerMinute: 2,
+        });
+      };
+      const assertLimited = async (response: Response) => {
+        assert.equal(response.status, 429);
+        assert.ok(Number(response.headers.get('retry-after')) >= 1);
+        assert.match(await response.text(), /rate_limit_exceeded/);
+      };
+
+      it('counts launches against the LMS’s request limit: the 3rd in a minute gets 429', async () => {
+        for (const place of places()) {
+          const client = await limitedLms();
+          const before = upstream.received.length;
+          for (let launch = 1; launch <= 2; launch++) {
+            const response = await post(place.url, sign(place.url, client));
+            assert.equal(response.status, 200, `${place.name}: ${await response.text()}`);
+          }
+          await assertLimited(await post(place.url, sign(place.url, client)));
+          if (place.url.startsWith(gatewayUrl)) {
+            assert.equal(upstream.received.length, before + 2, 'the 3rd never reached the tool');
+          }
+        }
+      });
+
+      it('counts bad signatures against the LMS’s failure limit: the 3rd gets 429', async () => {
+        for (const place of places()) {
+          const client = await limitedLms();
+          for (let failure = 1; failure <= 2; failure++) {
+            const response = await post(place.url, sign(place.url, client, 'wrong secret'));
+            assert.equal(response.status, 401, place.name);
+            assert.match(await response.text(), /signature_invalid/);
+          }
+          await assertLimited(await post(place.url, sign(place.url, client, 'wrong secret')));
+          // Over its limit, this address is refused before verification, signed well or not.
+          await assertLimited(await post(place.url, sign(place.url, client)));
+        }
+      });
+
+      it('never redirects an unsigned or forged launch to the return URL it names', async () => {
+        const phish: Pairs = [['launch_presentation_return_url', 'https://evil.example/phish']];
+        for (const place of places()) {
+          const unsigned = await post(
+            place.url,
+            new URLSearchParams(
+              launchFields(gradeBook.url, phish) as [string, string][],
+            ).toString(),
+          );
+          assert.ok([400, 401].includes(unsigned.status), `${place.name}: ${unsigned.status}`);
+          assert.equal(unsigned.headers.get('location'), null);
+          assert.match(await unsigned.text(), /This launch could not be accepted/);
+
+          const forged = await post(place.url, sign(place.url, lms, 'a guessed secret', phish));
+          assert.equal(forged.status, 401, place.name);
+          assert.equal(forged.headers.get('location'), null);
+          assert.match(await forged.text(), /signature_invalid/);
+
+          // Signed by the LMS and refused after (a replay): back to the LMS's return URL.
+          const signed = sign(place.url, lms, lms.secret, [
+            ['launch_presentation_return_url', 'https://lms.example/course/7'],
+          ]);
+          assert.equal((await post(place.url, signed)).status, 200);
+          const replay = await post(place.url, signed);
+          assert.equal(replay.status, 303, place.name);
+          assert.equal(new URL(replay.headers.get('location')!).host, 'lms.example');
+        }
+      });
     });
 
     describe('grades (Basic Outcomes) posted with oauth_body_hash, verified by Latchkey', () => {

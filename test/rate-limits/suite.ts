@@ -1,7 +1,10 @@
 // Per-client rate limits over HTTP, on one store: protected-resource requests and failed
 // verifications counted per client, 429 with Retry-After and oauth_problem once over. With
-// Redis, two instances share the counts. sqlite.test.ts and postgres-redis.test.ts run it.
+// Redis, two instances share the counts. A client key no client has is counted per address
+// alone: a flood of made-up keys starts no counter per key (in memory or in Redis) and is
+// refused once over. sqlite.test.ts and postgres-redis.test.ts run it.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -30,10 +33,16 @@ async function startInstance(store: Store): Promise<Instance> {
   };
 }
 
+export interface RateLimitSuiteOptions {
+  readonly shared: boolean;
+  /** How many rate counters `store` holds that a flood of `keys` may have started. */
+  readonly countersFor: (store: Store, keys: readonly string[]) => Promise<number>;
+}
+
 export function describeRateLimits(
   name: string,
   openStore: () => Promise<Store>,
-  options: { readonly shared: boolean },
+  options: RateLimitSuiteOptions,
 ): void {
   describe(`Per-client rate limits (${name})`, () => {
     let first: Instance;
@@ -135,6 +144,39 @@ export function describeRateLimits(
       assert.equal((await inject('192.0.2.7', 'wrong')).statusCode, 429);
       assert.equal((await inject('192.0.2.7', client.secret)).statusCode, 429);
       assert.equal((await inject('198.51.100.9', client.secret)).statusCode, 200);
+    });
+
+    it('counts failures with made-up client keys per address: no counter per key, refused once over', async () => {
+      // An instance on the same store whose policy allows 5 failures a minute.
+      const provider = createProvider({ store: first.store, policy: { failuresPerMinute: 5 } });
+      const app = await buildApp({ provider, maintenance: false });
+      try {
+        const keys = Array.from({ length: 20 }, () => `made-up-${randomBytes(8).toString('hex')}`);
+        const inject = (remoteAddress: string, key: string) => {
+          const signed = signRequest({
+            method: 'GET',
+            url: 'http://127.0.0.1/api/me',
+            client: { key, secret: 'anything' },
+          });
+          return app.inject({
+            method: 'GET',
+            url: '/api/me',
+            remoteAddress,
+            headers: { ...signed.headers, host: '127.0.0.1' },
+          });
+        };
+        const counted = await options.countersFor(first.store, keys);
+        const statuses: number[] = [];
+        for (const key of keys) statuses.push((await inject('203.0.113.45', key)).statusCode);
+        // At most the address's own counter is new.
+        const started = (await options.countersFor(first.store, keys)) - counted;
+        assert.ok(started <= 1, `${started} counters started by ${keys.length} made-up keys`);
+        assert.deepEqual(statuses, [...Array<number>(5).fill(401), ...Array<number>(15).fill(429)]);
+        // Another address is not refused for it.
+        assert.equal((await inject('198.51.100.45', keys[0]!)).statusCode, 401);
+      } finally {
+        await app.close();
+      }
     });
   });
 }

@@ -21,4 +21,15 @@ describe('Rate counters in memory (the embedded store)', () => {
     assert.equal((await counters.incr('a', 60_000)).count, 1);
     assert.equal((await counters.incr('d', 60_000)).count, 2);
   });
+
+  it('gives up the key used least recently, so a flood of new keys keeps a busy counter', async () => {
+    const counters = createMemoryRateCounters({ now: () => 0, maxKeys: 100 });
+    await counters.incr('busy', 60_000);
+    for (let i = 0; i < 1000; i++) {
+      await counters.incr(`flood-${i}`, 60_000);
+      if (i % 50 === 0) await counters.incr('busy', 60_000);
+    }
+    assert.equal(counters.size, 100);
+    assert.equal((await counters.incr('busy', 60_000)).count, 22);
+  });
 });

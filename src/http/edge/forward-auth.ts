@@ -266,7 +266,7 @@ export async function registerForwardAuth(
     } catch (error) {
       const answer =
         lti && incoming !== undefined
-          ? ltiFailureAnswer(error, incoming, realm)
+          ? ltiFailureAnswer(error, realm)
           : failureAnswer(error, realm);
       if (answer.status >= 500) {
         if (answer.status === 503)

@@ -99,7 +99,7 @@ export function latchkeyExpress(options: MiddlewareOptions): ExpressLikeMiddlewa
         if (options.lti !== true || incoming === undefined) {
           return writeOAuthFailure(response, error, realm);
         }
-        const answer = ltiFailureAnswer(error, incoming, realm);
+        const answer = ltiFailureAnswer(error, realm);
         response.writeHead(answer.status, answer.headers).end(answer.body);
       },
     );

@@ -92,7 +92,7 @@ const plugin: FastifyPluginAsync<FastifyMiddlewareOptions> = async (app, options
         request.lti = verified.launch;
         return;
       } catch (error) {
-        const answer = ltiFailureAnswer(error, incoming, options.provider.policy.realm);
+        const answer = ltiFailureAnswer(error, options.provider.policy.realm);
         if (answer.status === 500) throw error;
         return sendFailure(reply, answer);
       }

@@ -58,7 +58,7 @@ export function createNodeVerifier(options: MiddlewareOptions): NodeVerifier {
     } catch (error) {
       const realm = options.provider.policy.realm;
       if (options.lti === true && incoming !== undefined) {
-        const answer = ltiFailureAnswer(error, incoming, realm);
+        const answer = ltiFailureAnswer(error, realm);
         response.writeHead(answer.status, answer.headers).end(answer.body);
       } else {
         writeOAuthFailure(response, error, realm);

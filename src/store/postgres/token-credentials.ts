@@ -4,6 +4,22 @@ import type { Database } from './database.ts';
 import { sealedIn, type Sealer } from '../sealing.ts';
 import { first, int, sealedRows } from './row.ts';
 
+/**
+ * Keeps the grant locks apart from the other advisory locks (migrations.ts, attempts.ts) and
+ * the application's.
+ */
+const lockClass = 0x4c4d;
+
+/**
+ * Renewal and the owner's revocation take this lock on the grant (owner and client) first, so
+ * they run one after the other. Under READ COMMITTED a revocation's UPDATE that waited on the
+ * row a renewal was replacing would skip the deleted row and never see its successor; with
+ * the lock, the revocation's UPDATE starts after the renewal committed (and sees the new
+ * row), or the renewal starts after the revocation committed (and finds its token revoked).
+ */
+const lockGrant = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
+const grantName = (ownerId: string, clientKey: string) => `${ownerId} ${clientKey}`;
+
 export function postgresTokenCredentials(db: Database, sealer: Sealer): TokenCredentialStore {
   const tokens = db.table('token_credentials');
   const fromRow = sealedRows(sealer);
@@ -67,50 +83,57 @@ export function postgresTokenCredentials(db: Database, sealer: Sealer): TokenCre
       );
       return result.count > 0;
     },
-    async revokeGrant(ownerId: string, clientKey: string, now: number) {
-      const result = await db.query(
-        `UPDATE ${tokens} SET revoked_at = $3
-         WHERE owner_id = $1 AND client_key = $2 AND revoked_at IS NULL
-           AND (expires_at IS NULL OR expires_at > $3
-             OR (session_handle_hash IS NOT NULL
-               AND (session_expires_at IS NULL OR session_expires_at > $3)))`,
-        [ownerId, clientKey, now],
-      );
-      return result.count;
-    },
+    revokeGrant: (ownerId: string, clientKey: string, now: number) =>
+      db.transaction(async (query) => {
+        await query(lockGrant, [lockClass, grantName(ownerId, clientKey)]);
+        const result = await query(
+          `UPDATE ${tokens} SET revoked_at = $3
+           WHERE owner_id = $1 AND client_key = $2 AND revoked_at IS NULL
+             AND (expires_at IS NULL OR expires_at > $3
+               OR (session_handle_hash IS NOT NULL
+                 AND (session_expires_at IS NULL OR session_expires_at > $3)))`,
+          [ownerId, clientKey, now],
+        );
+        return result.count;
+      }),
     async renew(token: string, handleHash: string, now: number, renewed: NewTokenCredential) {
       const secret = seal(renewed);
-      // One statement: the DELETE takes the old row's lock, so a concurrent renewal waits and
-      // then finds it gone; the INSERT runs once per deleted row, so never for the loser.
-      const { rows } = await db.query(
-        `WITH renewed AS (
-           DELETE FROM ${tokens}
-           WHERE token = $1 AND session_handle_hash = $2 AND revoked_at IS NULL
-             AND (session_expires_at IS NULL OR session_expires_at > $3)
-           RETURNING token
-         )
-         INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at,
-           session_handle_hash, session_expires_at, secret_key_id)
-         SELECT $4::text, $5::text, $6::text, $7::text, $8::text, $9::bigint, $10::bigint,
-           $11::text, $12::bigint, $13::text
-         FROM renewed
-         RETURNING *`,
-        [
-          token,
-          handleHash,
-          now,
-          renewed.token,
-          secret.value,
-          renewed.clientKey,
-          renewed.ownerId,
-          renewed.scope,
-          renewed.issuedAt,
-          renewed.expiresAt,
-          renewed.sessionHandleHash ?? null,
-          renewed.sessionExpiresAt ?? null,
-          secret.keyId,
-        ],
-      );
+      // One statement after the grant's lock (the old token's grant, which the DELETE checks):
+      // the DELETE takes the old row's lock, so a concurrent renewal waits and then finds it
+      // gone; the INSERT runs once per deleted row, so never for the loser.
+      const { rows } = await db.transaction(async (query) => {
+        await query(lockGrant, [lockClass, grantName(renewed.ownerId, renewed.clientKey)]);
+        return query(
+          `WITH renewed AS (
+             DELETE FROM ${tokens}
+             WHERE token = $1 AND session_handle_hash = $2 AND revoked_at IS NULL
+               AND (session_expires_at IS NULL OR session_expires_at > $3)
+               AND client_key = $6 AND owner_id = $7
+             RETURNING token
+           )
+           INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at,
+             expires_at, session_handle_hash, session_expires_at, secret_key_id)
+           SELECT $4::text, $5::text, $6::text, $7::text, $8::text, $9::bigint, $10::bigint,
+             $11::text, $12::bigint, $13::text
+           FROM renewed
+           RETURNING *`,
+          [
+            token,
+            handleHash,
+            now,
+            renewed.token,
+            secret.value,
+            renewed.clientKey,
+            renewed.ownerId,
+            renewed.scope,
+            renewed.issuedAt,
+            renewed.expiresAt,
+            renewed.sessionHandleHash ?? null,
+            renewed.sessionExpiresAt ?? null,
+            secret.keyId,
+          ],
+        );
+      });
       return rows[0] === undefined ? undefined : fromRow.toTokenCredential(rows[0]);
     },
     async touch(lastUsed: ReadonlyMap<string, number>) {

@@ -59,7 +59,9 @@ export function sqliteTokenCredentials(
     'UPDATE token_credentials SET revoked_at = ? WHERE token = ? AND revoked_at IS NULL',
   );
   // A token whose session can still renew it is live, expired or not: revoking the grant
-  // ends the session too.
+  // ends the session too. One statement, so it holds the database's write lock throughout,
+  // as a renewal's BEGIN IMMEDIATE does: a renewal runs wholly before it (and its new token
+  // is revoked here) or wholly after (and finds its token revoked).
   const revokeGrant = db.prepare(
     `UPDATE token_credentials SET revoked_at = :now
      WHERE owner_id = :owner AND client_key = :client AND revoked_at IS NULL
