@@ -1,6 +1,6 @@
 // `latchkey import` and `latchkey export` (docs/import.md) on the embedded store: a lossless
-// round trip of every record kind, idempotent re-runs, line-numbered errors with nothing
-// written, conflicts reported unless --update, dry runs that write nothing.
+// round trip of every record kind (owners with their ids), idempotent re-runs, line-numbered
+// errors with nothing written, conflicts reported unless --update, dry runs that write nothing.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,8 @@ import type { Workspace } from './run-cli.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../../docs/import-example.jsonl', import.meta.url));
 const exampleLines = readFileSync(EXAMPLE, 'utf8').split('\n').filter(Boolean);
+/** The example's clients and tokens without its owner records: as another provider has them. */
+const credentialLines = exampleLines.filter((line) => !line.startsWith('{"kind":"owner"'));
 
 function sorted(text: string): string[] {
   return text.split('\n').filter(Boolean).sort();
@@ -98,7 +100,7 @@ describe('latchkey import and export: the round trip', () => {
       const file = join(space.dir, 'backup.jsonl');
       const result = await space.run(['export', '--include-secrets', '--output', file]);
       assert.equal(result.code, 0, result.stderr);
-      assert.match(result.stderr, /Exported 3 client\(s\) and 6 token\(s\)/);
+      assert.match(result.stderr, /Exported 6 owner\(s\), 3 client\(s\) and 6 token\(s\)/);
       const { statSync } = await import('node:fs');
       assert.equal(statSync(file).mode & 0o777, 0o600);
       assert.deepEqual(sorted(readFileSync(file, 'utf8')), [...exampleLines].sort());
@@ -173,7 +175,10 @@ describe('latchkey import: what it refuses and reports', () => {
   it('names an owner the database lacks, unless --create-owners', async () => {
     const space = workspace();
     try {
-      const result = await space.run(['import', EXAMPLE]);
+      const result = await space.run([
+        'import',
+        withFile(space, 'credentials.jsonl', credentialLines),
+      ]);
       assert.equal(result.code, 1);
       assert.match(
         result.stderr,
@@ -252,7 +257,8 @@ describe('latchkey import: what it refuses and reports', () => {
   it('prints what would change with --dry-run, and writes nothing', async () => {
     const space = workspace();
     try {
-      const result = await space.run(['import', EXAMPLE, '--create-owners', '--dry-run']);
+      const file = withFile(space, 'credentials.jsonl', credentialLines);
+      const result = await space.run(['import', file, '--create-owners', '--dry-run']);
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /^Dry run: nothing was written\.$/m);
       assert.match(result.stdout, /^Clients: 3 to create, 0 to update, 0 unchanged/m);
