@@ -96,6 +96,8 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
   const ownerRecords = new Map<string, { readonly line: number; readonly record: OwnerRecord }>();
   const ownerRecordIds = new Map<string, number>();
   const ownerDecisions: { line: number; record: OwnerRecord; stored: Owner | undefined }[] = [];
+  /** Session handle hashes given to a token by this import's earlier batches (and whose). */
+  const sessionClaims = new Map<string, string>();
   /** Client keys of the file that were neither stored nor importable: their tokens cannot be. */
   const unimported = new Map<string, number>();
   const problems: LineProblem[] = [];
@@ -208,12 +210,14 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
   function decideToken(
     record: TokenRecord,
     stored: TokenCredential | undefined,
+    sessions: ReadonlyMap<string, readonly string[]>,
+    claims: Map<string, string>,
   ): Decision<TokenCredential> {
     const failedAt = unimported.get(record.client);
     if (failedAt !== undefined) {
       return { outcome: 'error', detail: `its client (line ${failedAt}) was not imported` };
     }
-    return planToken(
+    const decision = planToken(
       record,
       stored,
       ownerId(record.owner),
@@ -221,6 +225,22 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
       update,
       deps.now(),
     );
+    const hash = decision.row?.sessionHandleHash ?? null;
+    if (hash === null) return decision;
+    // A renewal deletes the old token and gives its successor the same handle hash: another
+    // token under the hash means this one was renewed away. Writing it would fork the session
+    // (two live tokens, each renewable), so it is never written, not even with --update.
+    const holder = [claims.get(hash), ...(sessions.get(hash) ?? [])].find(
+      (token) => token !== undefined && token !== record.token,
+    );
+    if (holder !== undefined) {
+      return {
+        outcome: 'error',
+        detail: `its session is held by token "${holder}" (renewed since): a session has one current token, so this one is not imported, not even with --update`,
+      };
+    }
+    claims.set(hash, record.token);
+    return decision;
   }
 
   return {
@@ -338,13 +358,26 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
       const tokens = batch.flatMap(({ line, record }) =>
         record.kind === 'token' ? [{ line, record }] : [],
       );
+      const sessions = tokens.flatMap(({ record }) =>
+        typeof record.sessionHandleHash === 'string' ? [record.sessionHandleHash] : [],
+      );
+      let claims = new Map<string, string>();
       const outcomes = await store.transfer.writeBatch(
-        { clients: clients.map((c) => c.record.key), tokens: tokens.map((t) => t.record.token) },
+        {
+          clients: clients.map((c) => c.record.key),
+          tokens: tokens.map((t) => t.record.token),
+          sessions,
+        },
         (existing) => {
-          const decided = decideBatch(existing, clients, tokens, decideClient, decideToken);
+          // A plan may run again (a retried transaction): it starts from this import's claims.
+          claims = new Map(sessionClaims);
+          const decided = decideBatch(existing, clients, tokens, decideClient, (record, stored) =>
+            decideToken(record, stored, existing.sessions, claims),
+          );
           return { writes: dryRun ? noWrites : decided.writes, result: decided.outcomes };
         },
       );
+      for (const [hash, token] of claims) sessionClaims.set(hash, token);
       for (const outcome of outcomes) {
         if (outcome.kind === 'client' && outcome.outcome === 'error') {
           const stored = await store.clients.find(outcome.id);
