@@ -172,6 +172,44 @@ describe('latchkey import: what it refuses and reports', () => {
     }
   });
 
+  it('refuses an owner record whose username the database gives another owner, writing nothing', async () => {
+    const space = workspace();
+    try {
+      await space.ok(['users', 'add', '--username', 'alice', '--password-stdin'], {
+        input: 'alice-password',
+      });
+      const result = await space.run(['import', EXAMPLE]);
+      assert.equal(result.code, 1);
+      assert.match(
+        result.stderr,
+        /^latchkey: line 10: username: the database has another owner "alice" \(id [^)]+\); importing this one would change its subject/m,
+      );
+      assert.match(result.stderr, /nothing was imported/);
+      assert.equal(await space.ok(['export']).then((text) => text.split('\n').length), 2);
+    } finally {
+      space.remove();
+    }
+  });
+
+  it('reports an owner whose name differs as a conflict, and takes it with --update', async () => {
+    const space = await imported();
+    try {
+      const lines = exampleLines.map((line) =>
+        line.includes('"username":"bob"') && line.startsWith('{"kind":"owner"')
+          ? line.replace('"name":"bob"', '"name":"Bob B."')
+          : line,
+      );
+      const file = withFile(space, 'renamed.jsonl', lines);
+      const result = await space.run(['import', file]);
+      assert.equal(result.code, 1);
+      assert.match(result.stdout, /^line 11: owner 3c1d9e77-[^:]+: conflict, differs in name/m);
+      assert.equal((await space.run(['import', file, '--update'])).code, 0);
+      assert.match(await space.ok(['export']), /"name":"Bob B\.","username":"bob"/);
+    } finally {
+      space.remove();
+    }
+  });
+
   it('names an owner the database lacks, unless --create-owners', async () => {
     const space = workspace();
     try {
