@@ -9,7 +9,7 @@ import type { WebContext } from '../context.ts';
 import { field } from '../form.ts';
 import { formatTime, safeLink } from '../format.ts';
 import { signedInOrRedirect } from '../guard.ts';
-import { html, page, seeOther } from '../../http/route-schemas.ts';
+import { csrfRefused, html, page, seeOther } from '../../http/route-schemas.ts';
 
 const appsSchema = page('Connected apps', {
   200: html(
@@ -19,7 +19,10 @@ const appsSchema = page('Connected apps', {
 });
 const revokeSchema = page(
   'Revoke an app',
-  { 303: seeOther('Back to Connected apps; the app’s tokens (and sessions) are revoked.') },
+  {
+    303: seeOther('Back to Connected apps; the app’s tokens (and sessions) are revoked.'),
+    403: csrfRefused,
+  },
   { description: 'Form fields `client_key` and `_csrf`.' },
 );
 

@@ -21,7 +21,7 @@ import { notFoundProblem } from '../error-page.ts';
 import { field } from '../form.ts';
 import { formatTime, safeLink } from '../format.ts';
 import { signedInOrRedirect } from '../guard.ts';
-import { html, page, seeOther } from '../../http/route-schemas.ts';
+import { csrfRefused, formAgain, html, page, seeOther } from '../../http/route-schemas.ts';
 
 const key = { key: { type: 'string', description: "The app's client key." } };
 const signInFirst = seeOther('Not signed in: to the sign-in page.');
@@ -40,8 +40,9 @@ const schemas = {
     'Register an app',
     {
       200: html('The new key and secret, shown once.'),
-      400: html('The form again, with what was wrong.'),
       303: signInFirst,
+      403: csrfRefused,
+      422: formAgain,
     },
     { description: appFields },
   ),
@@ -58,9 +59,10 @@ const schemas = {
   edit: page(
     'Edit an app',
     {
-      303: seeOther('Saved: to the app.'),
-      400: html('The form again, with what was wrong.'),
+      303: seeOther('Saved (or not signed in: to the sign-in page).'),
+      403: csrfRefused,
       404: notYours,
+      422: formAgain,
     },
     { params: key, description: appFields },
   ),
@@ -69,6 +71,7 @@ const schemas = {
     {
       200: html('The new secret, shown once; the old one stops working.'),
       303: signInFirst,
+      403: csrfRefused,
       404: notYours,
     },
     { params: key },
@@ -80,7 +83,11 @@ const schemas = {
   ),
   remove: page(
     'Delete an app',
-    { 303: seeOther('Deleted with every token issued to it: to your apps.'), 404: notYours },
+    {
+      303: seeOther('Deleted with every token issued to it: to your apps.'),
+      403: csrfRefused,
+      404: notYours,
+    },
     { params: key },
   ),
 };
