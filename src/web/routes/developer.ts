@@ -1,7 +1,8 @@
 /**
  * The developer portal: a signed-in owner registers apps, sees each app's client key, sees
  * the secret once (at registration and at each rotation), edits what an app registered (name,
- * website, description, callbacks, methods, RSA key) and deletes apps. An app is visible only
+ * website, description, callbacks, methods, RSA key) and deletes apps. Rotating and deleting
+ * each ask for a confirmation first (a page with the form that posts). An app is visible only
  * to the account that registered it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -65,6 +66,11 @@ const schemas = {
       422: formAgain,
     },
     { params: key, description: appFields },
+  ),
+  secretForm: page(
+    'Rotate the client secret: confirm',
+    { 200: html('The confirmation.'), 303: signInFirst, 404: notYours },
+    { params: key },
   ),
   secret: page(
     'New client secret',
@@ -245,6 +251,23 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
         throw error;
       }
       return reply.redirect(`/developer/apps/${encodeURIComponent(client.key)}?updated=1`, 303);
+    },
+  );
+
+  // A confirmation first, as for Delete: the current secret stops working at once.
+  fastify.get(
+    '/developer/apps/:key/secret',
+    { schema: schemas.secretForm },
+    async (request, reply) => {
+      const client = await ownApp(request, reply);
+      if (client === undefined) return reply;
+      return render(request, reply, 'developer-rotate', {
+        title:
+          client.secret === ''
+            ? `Create a secret for ${client.name}?`
+            : `Rotate the secret of ${client.name}?`,
+        client,
+      });
     },
   );
 
