@@ -145,7 +145,7 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
       }
       const decision = field(request.body, 'decision');
       if (decision === 'deny') {
-        const denied = await provider.authorization.deny(token);
+        const denied = await provider.authorization.deny(token, signedIn.owner.id);
         if (denied.redirect !== undefined) return reply.redirect(denied.redirect, 303);
         return render(request, reply, 'denied', { title: 'Access denied', client: denied.client });
       }
