@@ -176,7 +176,7 @@ function printReport(report: ImportReport, update: boolean): void {
     const names = report.ownersCreated.slice(0, 10).join(', ');
     const rest = report.ownersCreated.length > 10 ? ', …' : '';
     print(
-      `Owners:  ${report.ownersCreated.length} ${report.dryRun ? 'to create' : 'created'} without a password (${names}${rest}) for records that name them.`,
+      `Owners:  ${report.ownersCreated.length} ${report.dryRun ? 'to create' : 'created'} without a password (${names}${rest}).`,
     );
   }
   for (const change of report.changes.slice(0, SHOWN)) print(describeChange(change, update));
