@@ -65,9 +65,11 @@ export function planOwner(
       },
     };
   }
+  // A record without a password (null) never takes one away: there is no password to compare.
+  const passwordHash = record.passwordHash ?? undefined;
   const changed = differences([
     ['name', record.name, stored.name],
-    ['passwordHash', record.passwordHash, stored.passwordHash],
+    ['passwordHash', passwordHash, stored.passwordHash],
   ]);
   if (changed.length === 0) return { outcome: 'unchanged' };
   if (!update) return { outcome: 'conflict', detail: changed.join(', ') };
@@ -76,7 +78,7 @@ export function planOwner(
     row: {
       ...stored,
       name: record.name,
-      passwordHash: record.passwordHash === undefined ? stored.passwordHash : record.passwordHash,
+      passwordHash: passwordHash ?? stored.passwordHash,
     },
     detail: changed.join(', '),
   };
