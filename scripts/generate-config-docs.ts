@@ -12,6 +12,14 @@ import type { Setting, SettingName } from '../src/cli/config/config.ts';
 const configSource = fileURLToPath(new URL('../src/cli/config/config.ts', import.meta.url));
 export const docsPath = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
 
+/** The settings that name a file (`isPath`), as the docs list them: what the file resolves. */
+function pathSettings(): string {
+  return settingNames
+    .filter((name) => (settings[name] as Setting<unknown>).isPath === true)
+    .map((name) => `\`${name}\``)
+    .join(', ');
+}
+
 /** The TSDoc text of each entry of `settings`, by setting name. */
 function settingDocs(): Map<string, string> {
   const source = ts.createSourceFile(
@@ -112,7 +120,7 @@ export async function renderConfigDocs(): Promise<string> {
     '',
     'A JSON object whose keys are the setting names below; settings with a dot in their name are',
     'grouped (`paths.authorize` is `{"paths": {"authorize": …}}`). Unknown keys are refused.',
-    'Relative file paths (`database`, `tlsCert`, `tlsKey`) are taken from the folder of the file.',
+    `Relative file paths (${pathSettings()}) are taken from the folder of the file.`,
     'Booleans are `true`/`false` (`1`/`0`, `yes`/`no` in the environment); a list is a JSON array',
     '(comma-separated in a flag or the environment); `null` (or `none`) unsets an optional setting.',
     '',

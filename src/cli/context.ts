@@ -32,6 +32,8 @@ export async function policyOf(config: LatchkeyConfig): Promise<PolicyOverrides>
     sessionLifetimeSeconds: config.sessionLifetimeSeconds,
     signatureMethods: new SignatureMethodRegistry().only(config.signatureMethods),
     realm: config.realm,
+    scopes: config.scopes,
+    defaultScope: config.defaultScope ?? Object.keys(config.scopes).join(' '),
     auditRetentionDays: config.auditRetentionDays,
     signIn: {
       perAccountAddress: config.signIn.perAccountAddress,

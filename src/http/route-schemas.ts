@@ -88,6 +88,14 @@ export function html(description: string) {
   return { description, content: { 'text/html': { schema: text } } };
 }
 
+/** 403 for a posted form whose CSRF token is missing, forged or of another session. */
+export const csrfRefused = html(
+  'The form was refused: its CSRF token is missing, wrong or of another session. Nothing changed.',
+);
+
+/** 422 for a form that could not be taken: the form again, with what was wrong. */
+export const formAgain = html('The form again, with what was wrong (nothing was changed).');
+
 /** 303 See Other to `Location`. */
 export function seeOther(description: string) {
   return bare(description, { location: { type: 'string', description: 'Where to go next.' } });

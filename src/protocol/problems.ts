@@ -72,7 +72,7 @@ export const problems = {
   },
   token_revoked: {
     status: 401,
-    when: 'The resource owner revoked this token, or denied the request.',
+    when: 'The resource owner (or the client itself, or an operator) revoked this token.',
     fix: 'Ask the owner to authorize the app again.',
   },
   session_handle_rejected: {

@@ -26,6 +26,11 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${COST.N}$${COST.r}$${COST.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
+/** Whether `hash` has the form hashPassword writes (an imported owner's, docs/import.md). */
+export function isPasswordHash(hash: string): boolean {
+  return /^scrypt\$\d{1,10}\$\d{1,4}\$\d{1,4}\$[A-Za-z0-9_-]{8,}\$[A-Za-z0-9_-]{16,}$/.test(hash);
+}
+
 let dummyHash: Promise<string> | undefined;
 
 /** A hash of a random password, checked when the username is unknown so timing is equal. */

@@ -133,8 +133,10 @@ export interface Provider {
       person: Omit<ExternalIdentity, 'source'> & { readonly source?: ExternalIdentity['source'] },
       approve?: ApproveOptions,
     ): Promise<Approval>;
+    /** `ownerId`: the signed-in owner who denied, for the audit trail. */
     deny(
       token: string,
+      ownerId?: string,
     ): Promise<{ readonly redirect: string | undefined; readonly client: Client }>;
   };
   /** §2.3: token credentials for a signed request; with a session handle, their renewal. */
@@ -200,8 +202,25 @@ export function createProvider(options: ProviderOptions): Provider {
   let storeClosed = false;
   const audit = createAuditTrail(store, events, now);
   const directory = createOwnerDirectory(store);
+  // What an operator does to accounts (`latchkey users add|passwd|remove`) is a security
+  // event too (the audit trail): who, never the password.
   const owners: typeof directory = {
     ...directory,
+    async create(username: string, password: string) {
+      const owner = await directory.create(username, password);
+      events.emit('owner.created', { ownerId: owner.id, source: owner.source });
+      return owner;
+    },
+    async setPassword(username: string, password: string) {
+      await directory.setPassword(username, password);
+      const owner = await directory.get(username);
+      events.emit('owner.password-set', { ownerId: owner.id });
+    },
+    async remove(reference: string) {
+      const owner = await directory.remove(reference);
+      events.emit('owner.removed', { ownerId: owner.id, source: owner.source });
+      return owner;
+    },
     /**
      * A wrong password is a security event (the audit trail), told by the account it was for:
      * never by the username as typed, where a person sometimes types their password
@@ -231,10 +250,10 @@ export function createProvider(options: ProviderOptions): Provider {
     });
     return approval;
   }
-  async function deny(token: string) {
+  async function deny(token: string, ownerId?: string) {
     const described = await describeAuthorization(deps, token).catch(() => undefined);
     const denied = await denyAuthorization(deps, token);
-    events.emit('authorization.denied', { clientKey: described?.client.key });
+    events.emit('authorization.denied', { ownerId, clientKey: described?.client.key });
     return denied;
   }
   const tokens = createTokenLedger(store, policy, now, events);

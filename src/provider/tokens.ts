@@ -46,7 +46,7 @@ export function createTokenLedger(
       const issuedAt = now();
       const lifetime = input.lifetime === undefined ? policy.tokenLifetimeSeconds : input.lifetime;
       try {
-        return await store.tokenCredentials.create({
+        const issued = await store.tokenCredentials.create({
           token: input.token ?? newIdentifier(),
           secret: input.secret ?? newSecret(),
           clientKey: input.clientKey,
@@ -55,6 +55,12 @@ export function createTokenLedger(
           issuedAt,
           expiresAt: lifetime === null ? null : issuedAt + lifetime * 1000,
         });
+        events.emit('token.issued', {
+          ownerId: issued.ownerId,
+          clientKey: issued.clientKey,
+          scope: issued.scope,
+        });
+        return issued;
       } catch (error) {
         if (error instanceof StoreConflictError)
           throw new InputError('token', 'A token with this value exists.');

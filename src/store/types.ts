@@ -276,6 +276,12 @@ export interface AttemptStore {
 export interface ExistingRows {
   readonly clients: ReadonlyMap<string, Client>;
   readonly tokens: ReadonlyMap<string, TokenCredential>;
+  /**
+   * Session extension: the tokens stored under each given session handle hash. A renewal
+   * deletes the old token and keeps the hash on its successor, so a hash held by another
+   * token means the record's token was renewed away (docs/import.md).
+   */
+  readonly sessions: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What a transfer batch writes: new rows, and whole rows replacing the stored ones. */
@@ -296,11 +302,16 @@ export interface TransferStore {
    * (locking them against other writers), asks `plan` what to write, and writes it, clients
    * before tokens, in one transaction: every row of the batch is written, or none. Creating a
    * row whose key exists fails the batch with StoreConflictError (someone wrote it meanwhile).
-   * Resolves with what `plan` returned.
+   * Resolves with what `plan` returned. `sessions`: session handle hashes whose tokens
+   * `plan` is shown (ExistingRows.sessions).
    * Called by: provider/transfer/import.ts (`latchkey import`).
    */
   writeBatch<T>(
-    keys: { readonly clients: readonly string[]; readonly tokens: readonly string[] },
+    keys: {
+      readonly clients: readonly string[];
+      readonly tokens: readonly string[];
+      readonly sessions?: readonly string[] | undefined;
+    },
     plan: (existing: ExistingRows) => { readonly writes: TransferWrites; readonly result: T },
   ): Promise<T>;
   /**

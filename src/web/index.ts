@@ -7,6 +7,8 @@
  * Security headers (CSP, frame protection) come from the app's helmet at the root.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import csrfProtection from '@fastify/csrf-protection';
@@ -18,6 +20,7 @@ import type { WebContext } from './context.ts';
 import { cookieName } from '../http/cookie-names.ts';
 import { DEFAULT_BODY_LIMIT } from '../http/options.ts';
 import { registerLoginAdmin } from '../http/routes/admin-login.ts';
+import { page } from '../http/route-schemas.ts';
 import { createErrorPages } from './error-page.ts';
 import {
   DELEGATED_CALLBACK_PATH,
@@ -93,6 +96,22 @@ export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions
     signInStep: step,
     external,
   };
+
+  // Browsers ask for /favicon.ico whatever a page links: the same icon, not a 404.
+  const favicon = readFileSync(join(staticRoot, 'favicon.svg'));
+  fastify.get(
+    '/favicon.ico',
+    {
+      schema: page('The site icon', {
+        200: {
+          description: 'An SVG icon.',
+          content: { 'image/svg+xml': { schema: { type: 'string' } } },
+        },
+      }),
+    },
+    async (_request, reply) =>
+      reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(favicon),
+  );
 
   fastify.decorateRequest('signedIn', null);
   fastify.addHook('onRequest', async function loadSession(request) {

@@ -54,7 +54,8 @@ describe(
       await page.getByRole('link', { name: 'Connected apps' }).first().click();
       await page.getByRole('heading', { name: 'Calendar Bridge' }).waitFor();
       await screenshot(page, 'connected-apps');
-      await page.getByRole('button', { name: 'Revoke access for Calendar Bridge' }).click();
+      await page.getByRole('link', { name: 'Revoke access for Calendar Bridge' }).click();
+      await page.getByRole('button', { name: 'Revoke access' }).click();
       await page.getByText('Calendar Bridge can no longer use your account').waitFor();
       await screenshot(page, 'connected-apps-revoked');
 
@@ -95,7 +96,7 @@ describe(
       await page.goto(`${world.server.url}/developer`);
       await screenshot(page, 'developer-apps');
       await page.getByRole('link', { name: 'Recipe Box' }).click();
-      await page.getByRole('button', { name: 'Rotate secret' }).waitFor();
+      await page.getByRole('link', { name: 'Rotate secret' }).waitFor();
       assert.equal((await page.content()).includes(secret), false, 'the secret is shown once only');
       await screenshot(page, 'developer-app');
       await page.getByRole('link', { name: 'Delete app' }).click();

@@ -86,7 +86,8 @@ async function allowAndCheck(
   assert.equal(decodeURIComponent(String(headers['x-oauth-owner-name'])), expected.name);
 
   await page.goto(`${world.server.url}/account/apps`);
-  await page.getByRole('button', { name: 'Revoke access for Photo Printer' }).click();
+  await page.getByRole('link', { name: 'Revoke access for Photo Printer' }).click();
+  await page.getByRole('button', { name: 'Revoke access' }).click();
   await page.getByText('Photo Printer can no longer use your account').waitFor();
   const refused = await api(`${world.server.url}/api/me`);
   assert.equal(refused.status, 401);

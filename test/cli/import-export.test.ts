@@ -1,6 +1,6 @@
 // `latchkey import` and `latchkey export` (docs/import.md) on the embedded store: a lossless
-// round trip of every record kind, idempotent re-runs, line-numbered errors with nothing
-// written, conflicts reported unless --update, dry runs that write nothing.
+// round trip of every record kind (owners with their ids), idempotent re-runs, line-numbered
+// errors with nothing written, conflicts reported unless --update, dry runs that write nothing.
 import assert from 'node:assert/strict';
 import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,8 @@ import type { Workspace } from './run-cli.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../../docs/import-example.jsonl', import.meta.url));
 const exampleLines = readFileSync(EXAMPLE, 'utf8').split('\n').filter(Boolean);
+/** The example's clients and tokens without its owner records: as another provider has them. */
+const credentialLines = exampleLines.filter((line) => !line.startsWith('{"kind":"owner"'));
 
 function sorted(text: string): string[] {
   return text.split('\n').filter(Boolean).sort();
@@ -98,7 +100,7 @@ describe('latchkey import and export: the round trip', () => {
       const file = join(space.dir, 'backup.jsonl');
       const result = await space.run(['export', '--include-secrets', '--output', file]);
       assert.equal(result.code, 0, result.stderr);
-      assert.match(result.stderr, /Exported 3 client\(s\) and 6 token\(s\)/);
+      assert.match(result.stderr, /Exported 6 owner\(s\), 3 client\(s\) and 6 token\(s\)/);
       const { statSync } = await import('node:fs');
       assert.equal(statSync(file).mode & 0o777, 0o600);
       assert.deepEqual(sorted(readFileSync(file, 'utf8')), [...exampleLines].sort());
@@ -193,10 +195,51 @@ describe('latchkey import: what it refuses and reports', () => {
     }
   });
 
+  it('refuses an owner record whose username the database gives another owner, writing nothing', async () => {
+    const space = workspace();
+    try {
+      await space.ok(['users', 'add', '--username', 'alice', '--password-stdin'], {
+        input: 'alice-password',
+      });
+      const result = await space.run(['import', EXAMPLE]);
+      assert.equal(result.code, 1);
+      assert.match(
+        result.stderr,
+        /^latchkey: line 10: username: the database has another owner "alice" \(id [^)]+\); importing this one would change its subject/m,
+      );
+      assert.match(result.stderr, /nothing was imported/);
+      assert.equal(await space.ok(['export']).then((text) => text.split('\n').length), 2);
+    } finally {
+      space.remove();
+    }
+  });
+
+  it('reports an owner whose name differs as a conflict, and takes it with --update', async () => {
+    const space = await imported();
+    try {
+      const lines = exampleLines.map((line) =>
+        line.includes('"username":"bob"') && line.startsWith('{"kind":"owner"')
+          ? line.replace('"name":"bob"', '"name":"Bob B."')
+          : line,
+      );
+      const file = withFile(space, 'renamed.jsonl', lines);
+      const result = await space.run(['import', file]);
+      assert.equal(result.code, 1);
+      assert.match(result.stdout, /^line 11: owner 3c1d9e77-[^:]+: conflict, differs in name/m);
+      assert.equal((await space.run(['import', file, '--update'])).code, 0);
+      assert.match(await space.ok(['export']), /"name":"Bob B\.","username":"bob"/);
+    } finally {
+      space.remove();
+    }
+  });
+
   it('names an owner the database lacks, unless --create-owners', async () => {
     const space = workspace();
     try {
-      const result = await space.run(['import', EXAMPLE]);
+      const result = await space.run([
+        'import',
+        withFile(space, 'credentials.jsonl', credentialLines),
+      ]);
       assert.equal(result.code, 1);
       assert.match(
         result.stderr,
@@ -279,7 +322,8 @@ describe('latchkey import: what it refuses and reports', () => {
   it('prints what would change with --dry-run, and writes nothing', async () => {
     const space = workspace();
     try {
-      const result = await space.run(['import', EXAMPLE, '--create-owners', '--dry-run']);
+      const file = withFile(space, 'credentials.jsonl', credentialLines);
+      const result = await space.run(['import', file, '--create-owners', '--dry-run']);
       assert.equal(result.code, 0, result.stderr);
       // Nothing on disk either: no database, no key file (serve would then take it as made).
       assert.deepEqual(readdirSync(space.dir), []);

@@ -65,6 +65,11 @@ async function everyPage(world: WebWorld): Promise<Map<string, LightMyRequestRes
   pages.set('error 403 (app disabled)', await owner.get(authorizePath(disabled)));
   await world.provider.clients.setDisabled(client.key, false);
   pages.set('delete confirmation', await owner.get(`/developer/apps/${key}/delete`));
+  pages.set('rotate confirmation', await owner.get(`/developer/apps/${key}/secret`));
+  pages.set(
+    'revoke confirmation',
+    await owner.get(`/account/apps/revoke?client_key=${encodeURIComponent(client.key)}`),
+  );
   pages.set('error 404 (not your app)', await owner.get('/developer/apps/nope'));
   return pages;
 }

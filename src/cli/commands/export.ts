@@ -1,7 +1,8 @@
 /**
- * `latchkey export`: every client and token credential in the transfer format that `latchkey
- * import` reads (docs/import.md), one JSON object a line, to stdout or a file. Secrets only
- * with --include-secrets; a file that holds them is readable by its owner only.
+ * `latchkey export`: every owner, client and token credential in the transfer format that
+ * `latchkey import` reads (docs/import.md), one JSON object a line, to stdout or a file.
+ * Secrets and password hashes only with --include-secrets; a file that holds them is created
+ * readable by its owner only.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -44,8 +45,11 @@ async function writeLine(out: Writable, line: string): Promise<void> {
 
 export function registerExport(program: Command): void {
   withSettings(program.command('export'), storeSettingNames)
-    .description('write every client and token credential as JSON Lines (docs/import.md)')
-    .option('--include-secrets', 'include client and token secrets (a file: mode 0600)')
+    .description('write every owner, client and token credential as JSON Lines (docs/import.md)')
+    .option(
+      '--include-secrets',
+      'include client and token secrets and password hashes (a file: mode 0600)',
+    )
     .option('--output <file>', 'write to this file instead of stdout')
     .addHelpText(
       'after',
@@ -70,11 +74,11 @@ export function registerExport(program: Command): void {
           throw new CommandFailure(`--output: cannot write ${output} (${error.code})`);
         });
       }
-      const counts = { client: 0, token: 0 };
+      const counts = { owner: 0, client: 0, token: 0 };
       try {
         await withProvider(configOf(command), async (provider) => {
           for await (const record of provider.transfer.export({ includeSecrets })) {
-            counts[record.kind as 'client' | 'token'] += 1;
+            counts[record.kind as 'owner' | 'client' | 'token'] += 1;
             await writeLine(out, `${JSON.stringify(record)}\n`);
           }
         });
@@ -89,7 +93,9 @@ export function registerExport(program: Command): void {
         out.end();
         await finished(out);
         if (staging !== undefined) await rename(staging, output);
-        note(`Exported ${counts.client} client(s) and ${counts.token} token(s) to ${output}.`);
+        note(
+          `Exported ${counts.owner} owner(s), ${counts.client} client(s) and ${counts.token} token(s) to ${output}.`,
+        );
       }
     });
 }

@@ -1,8 +1,8 @@
 /**
- * `latchkey import FILE`: clients and token credentials issued by another provider (or
- * exported by `latchkey export`), in the transfer format of docs/import.md. Every record is
- * checked first and nothing is written if any is bad (each named by its line); then clients
- * and tokens are written in batches, each batch atomically. Running it again changes nothing;
+ * `latchkey import FILE`: owners, clients and token credentials issued by another provider
+ * (or exported by `latchkey export`), in the transfer format of docs/import.md. Every record
+ * is checked first and nothing is written if any is bad (each named by its line); then
+ * owners, then clients and tokens in batches, each batch atomically. Running it again changes nothing;
  * a different credential under a stored key is reported, not overwritten, unless --update.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -35,6 +35,7 @@ interface ImportReport {
   readonly dryRun: boolean;
   /** Records that could not be read or refer to nothing: nothing was written. */
   readonly problems: ReadonlyArray<{ readonly line: number; readonly message: string }>;
+  readonly owners: Tally;
   readonly clients: Tally;
   readonly tokens: Tally;
   readonly ownersCreated: readonly string[];
@@ -68,16 +69,17 @@ async function runImport(
   const report = {
     dryRun,
     problems: [] as { line: number; message: string }[],
+    owners: zero(),
     clients: zero(),
     tokens: zero(),
     ownersCreated: [] as string[],
     changes: [] as RecordOutcome[],
   };
   const read = { bytes: 0 };
-  const counts = { client: 0, token: 0 };
+  const counts = { owner: 0, client: 0, token: 0 };
   // The kind of each line, so the client and token passes parse only their own records.
   let kinds = new Uint8Array(1 << 16);
-  const code = { client: 1, token: 2 } as const;
+  const code = { owner: 3, client: 1, token: 2 } as const;
   progress.phase('Checking', statSync(file).size, 'bytes');
   for await (const item of readRecords(file, read)) {
     const kind = session.check(item);
@@ -95,6 +97,12 @@ async function runImport(
   progress.update(read.bytes);
   report.problems.push(...(await session.resolve()));
   if (report.problems.length > 0) return report;
+  for (const outcome of await session.writeOwners()) {
+    report.owners[outcome.outcome] += 1;
+    if (outcome.outcome !== 'created' && outcome.outcome !== 'unchanged') {
+      report.changes.push(outcome);
+    }
+  }
   await session.createMissingOwners();
   report.ownersCreated.push(...session.ownersToCreate());
 
@@ -167,6 +175,9 @@ function printReport(report: ImportReport, update: boolean): void {
     return;
   }
   if (report.dryRun) print('Dry run: nothing was written.');
+  if (Object.values(report.owners).some((n) => n > 0)) {
+    print(`Owners:  ${describeTally(report.owners, report.dryRun)}.`);
+  }
   print(`Clients: ${describeTally(report.clients, report.dryRun)}.`);
   print(`Tokens:  ${describeTally(report.tokens, report.dryRun)}.`);
   if (report.ownersCreated.length > 0) {
@@ -199,7 +210,9 @@ async function importProvider(config: LatchkeyConfig, dryRun: boolean): Promise<
 
 export function registerImport(program: Command): void {
   withSettings(program.command('import'), storeSettingNames)
-    .description('import clients and token credentials from a JSON Lines file (docs/import.md)')
+    .description(
+      'import owners, clients and token credentials from a JSON Lines file (docs/import.md)',
+    )
     .argument('<file>', 'the records, one JSON object a line (as `latchkey export` writes)')
     .option('--update', 'overwrite stored credentials that differ from their records')
     .option('--dry-run', 'check and decide everything, write nothing')
@@ -225,7 +238,9 @@ export function registerImport(program: Command): void {
       else printReport(report, options.update === true);
       const failed =
         report.problems.length > 0 ||
-        report.clients.conflict +
+        report.owners.conflict +
+          report.owners.error +
+          report.clients.conflict +
           report.clients.error +
           report.tokens.conflict +
           report.tokens.error >

@@ -303,8 +303,10 @@ export const settings = {
     parse: integer(60, 30 * 86400),
   },
   /**
-   * Session extension: how long a session lasts, in seconds, when the owner approved access
-   * with no end (a shorter lifetime the owner chose always wins).
+   * Session extension (clients registered with `--session-extension`): how long a client's
+   * session of renewals lasts, in seconds, when the owner approved access with no end (a
+   * shorter lifetime the owner chose always wins). Not the owner's browser sign-in on the
+   * pages, which lasts 12 hours (docs/pages.md).
    */
   sessionLifetimeSeconds: {
     env: 'LATCHKEY_SESSION_LIFETIME',
@@ -324,6 +326,32 @@ export const settings = {
     summary: 'accepted signature methods, comma-separated',
     default: builtInSignatureMethods.map((method) => method.name),
     parse: list(builtInSignatureMethods.map((method) => method.name)),
+  },
+  /**
+   * The scopes a client may ask for, each name with the plain words the consent page shows for
+   * it: `{"photos": "See your photos", "photos.write": "Add and delete your photos"}`. They
+   * replace the built-in `read` and `write` (list those too to keep them). A name is 1 to 64
+   * printable ASCII characters without spaces, quotes or backslashes; a description 1 to 200
+   * characters. A gateway rule's `scope` must name scopes defined here, or the server does
+   * not start. A JSON object in the file, or the same JSON as the environment variable's text.
+   */
+  scopes: {
+    env: 'LATCHKEY_SCOPES',
+    flag: undefined,
+    summary: 'scopes clients may ask for, with their consent-page words (JSON object)',
+    default: defaultPolicy.scopes as Readonly<Record<string, string>>,
+    parse: scopeDefinitions,
+  },
+  /**
+   * The scope a token gets when its client asks for none: space-separated names of `scopes`.
+   * Unset: every scope defined (with the built-in scopes, `read write`).
+   */
+  defaultScope: {
+    env: 'LATCHKEY_DEFAULT_SCOPE',
+    flag: '--default-scope <names>',
+    summary: 'scope granted when a client asks for none (unset: every scope)',
+    default: undefined,
+    parse: optional(text(/^[\x20-\x7e]{0,1000}$/, 'space-separated scope names')),
   },
   /** The realm in `WWW-Authenticate: OAuth realm="…"` on 401 answers (RFC 5849 §3.5.1). */
   realm: {
@@ -850,6 +878,7 @@ function checkTogether(
         `(${names.flag === undefined ? '' : `${names.flag} or `}${names.env})`,
     );
   }
+  checkScopes(values, origins, where);
   const seen = new Map<unknown, SettingName>();
   for (const name of ['paths.requestToken', 'paths.authorize', 'paths.accessToken'] as const) {
     const earlier = seen.get(values[name]);
@@ -917,6 +946,80 @@ function claimList(raw: unknown): string[] {
     throw new SettingProblem('must be a comma-separated list of claim names');
   }
   return items as string[];
+}
+
+const SCOPE_NAME = /^[\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
+
+/** `scopes`: names and the words the consent page shows (a JSON object, or its text). */
+function scopeDefinitions(raw: unknown): Record<string, string> {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = undefined;
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SettingProblem(
+      'must be a JSON object of scope names and descriptions, like {"photos": "See your photos"}',
+    );
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) throw new SettingProblem('must define at least one scope');
+  for (const [name, description] of entries) {
+    if (!SCOPE_NAME.test(name)) {
+      throw new SettingProblem(
+        `scope name ${JSON.stringify(name.slice(0, 70))} must be 1 to 64 printable ASCII characters without spaces, quotes or backslashes`,
+      );
+    }
+    if (
+      typeof description !== 'string' ||
+      description.trim() === '' ||
+      description.length > 200 ||
+      /\p{Cc}/u.test(description)
+    ) {
+      throw new SettingProblem(
+        `the description of scope "${name}" must be text of 1 to 200 characters, shown on the consent page`,
+      );
+    }
+  }
+  return Object.fromEntries(entries) as Record<string, string>;
+}
+
+/**
+ * The default scope and every gateway rule's scope name only scopes that are defined: a rule
+ * requiring an unknown scope could never be satisfied (no client can be granted it).
+ */
+function checkScopes(
+  values: Record<string, unknown>,
+  origins: Record<string, ConfigError['origin']>,
+  where: (name: SettingName) => string,
+): void {
+  const scopes = values['scopes'] as Readonly<Record<string, string>>;
+  const known = Object.keys(scopes);
+  const unknownOf = (names: string) =>
+    names.split(' ').filter((name) => name !== '' && !Object.hasOwn(scopes, name));
+  const defaultScope = values['defaultScope'] as string | undefined;
+  if (defaultScope !== undefined) {
+    const unknown = unknownOf(defaultScope);
+    if (unknown.length > 0) {
+      throw new ConfigError(
+        'defaultScope',
+        origins['defaultScope'] ?? 'default',
+        `${where('defaultScope')}: names ${unknown.map((n) => `"${n}"`).join(', ')}, not among the scopes (${known.join(', ')})`,
+      );
+    }
+  }
+  (values['gateway.rules'] as readonly GatewayRule[]).forEach((rule, index) => {
+    const unknown = unknownOf(rule.scope ?? '');
+    if (unknown.length === 0) return;
+    throw new ConfigError(
+      'gateway.rules',
+      origins['gateway.rules'] ?? 'default',
+      `${where('gateway.rules')}: rule ${index} (${rule.path}) requires scope ${unknown.map((n) => `"${n}"`).join(', ')}, which no client can be granted: define it in scopes (defined: ${known.join(', ')})`,
+    );
+  });
 }
 
 /** Gateway rules: the gateway's own parser, its messages as the setting's. */

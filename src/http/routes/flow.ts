@@ -139,7 +139,10 @@ export function registerFlowRoutes(
     url: paths.invalidateToken,
     schema: invalidateSchema,
     handler: async function invalidateToken(request, reply) {
-      const ended = await provider.invalidateToken(toIncomingRequest(request, transport));
+      // The client's own revocation is recorded with its address (the audit trail).
+      const ended = await provider.audit.within({ address: request.ip }, () =>
+        provider.invalidateToken(toIncomingRequest(request, transport)),
+      );
       return reply
         .header('content-type', 'application/x-www-form-urlencoded')
         .header('cache-control', 'no-store')

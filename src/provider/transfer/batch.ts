@@ -9,7 +9,7 @@ import type { ClientRecord, TokenRecord } from './records.ts';
 
 export interface RecordOutcome {
   readonly line: number;
-  readonly kind: 'client' | 'token';
+  readonly kind: 'owner' | 'client' | 'token';
   readonly id: string;
   readonly outcome: Outcome;
   readonly detail?: string | undefined;
@@ -24,9 +24,9 @@ export const noWrites: TransferWrites = {
 
 type Numbered<R> = ReadonlyArray<{ readonly line: number; readonly record: R }>;
 
-function outcomeOf(
+export function outcomeOf(
   line: number,
-  kind: 'client' | 'token',
+  kind: 'owner' | 'client' | 'token',
   id: string,
   decision: Decision<unknown>,
 ): RecordOutcome {

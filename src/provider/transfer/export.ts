@@ -1,8 +1,9 @@
 /**
- * Exporting clients and token credentials in the transfer format (records.ts, docs/import.md):
- * what `latchkey import` reads, so an export imported elsewhere is the same credentials.
- * Every field is written, in one order, times as ISO 8601 with milliseconds, so exporting
- * what an import wrote gives the same lines. Secrets only when asked for.
+ * Exporting owners, clients and token credentials in the transfer format (records.ts,
+ * docs/import.md): what `latchkey import` reads, so an export imported elsewhere is the same
+ * owners (ids and subjects) and credentials. Every field is written, in one order, times as
+ * ISO 8601 with milliseconds, so exporting what an import wrote gives the same lines. Secrets
+ * (and password hashes) only when asked for.
  */
 import type { Client, Owner, Store, TokenCredential } from '../../store/types.ts';
 
@@ -13,7 +14,10 @@ export type ExportedOwner =
   | { readonly source: 'delegated'; readonly subject: string };
 
 export interface ExportOptions {
-  /** Write client and token secrets (default: left out; the import then keeps stored ones). */
+  /**
+   * Write client and token secrets and owners' password hashes (default: left out; the import
+   * then keeps stored ones).
+   */
   readonly includeSecrets?: boolean | undefined;
   /** Rows read from the store at a time (default 1,000). */
   readonly pageSize?: number | undefined;
@@ -33,6 +37,25 @@ export function ownerReferenceOf(owner: Owner): ExportedOwner {
   return owner.source === 'oidc'
     ? { source: 'oidc', issuer: owner.issuer, subject: owner.subject }
     : { source: 'delegated', subject: owner.subject };
+}
+
+/** An owner as a record; a password hash only with secrets, an owner without one says so. */
+export function ownerRecordOf(owner: Owner, includeSecrets: boolean) {
+  return {
+    kind: 'owner',
+    id: owner.id,
+    source: owner.source,
+    issuer: owner.issuer,
+    subject: owner.subject,
+    name: owner.name,
+    username: owner.username,
+    ...(owner.passwordHash === null
+      ? { passwordHash: null }
+      : includeSecrets
+        ? { passwordHash: owner.passwordHash }
+        : {}),
+    createdAt: iso(owner.createdAt),
+  };
 }
 
 /** A client as a record. A client without a shared secret says so (null) even without secrets. */
@@ -84,16 +107,24 @@ export function tokenRecordOf(
   };
 }
 
-export type ExportedRecord = ReturnType<typeof clientRecordOf> | ReturnType<typeof tokenRecordOf>;
+export type ExportedRecord =
+  | ReturnType<typeof ownerRecordOf>
+  | ReturnType<typeof clientRecordOf>
+  | ReturnType<typeof tokenRecordOf>;
 
-/** Every client, then every token credential, each in key order, read a page at a time. */
+/**
+ * Every owner (by id), then every client, then every token credential, each in key order;
+ * clients and tokens read a page at a time.
+ */
 export async function* exportRecords(
   store: Store,
   options: ExportOptions = {},
 ): AsyncGenerator<ExportedRecord> {
   const includeSecrets = options.includeSecrets === true;
   const pageSize = options.pageSize ?? 1000;
-  const owners = new Map((await store.owners.list()).map((o) => [o.id, ownerReferenceOf(o)]));
+  const listed = (await store.owners.list()).sort((a, b) => (a.id < b.id ? -1 : 1));
+  for (const owner of listed) yield ownerRecordOf(owner, includeSecrets);
+  const owners = new Map(listed.map((o) => [o.id, ownerReferenceOf(o)]));
   for (let after: string | undefined; ;) {
     const page = await store.transfer.clientsAfter(after, pageSize);
     for (const client of page) yield clientRecordOf(client, owners, includeSecrets);

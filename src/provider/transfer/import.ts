@@ -3,7 +3,10 @@
  * three passes over the records so nothing is written unless the whole file is good:
  *
  *   1. check: every record parses, and what it refers to exists (a token's client in the
- *      file or the store, its owner in the store, or to be created with createOwners);
+ *      file or the store, its owner in the file, the store, or to be created with
+ *      createOwners); an owner record names the same owner as the store does under its id
+ *      and identity (else nothing is written: a subject an API knows must not move). Then the
+ *      owner records are written (kept in memory: every referred owner is anyway);
  *   2. the client records, in batches; 3. the token records, in batches.
  *
  * Each batch is one transaction of the store (all its rows, or none) and decides each record
@@ -12,18 +15,25 @@
  * the same and writes nothing.
  */
 import type { EventEmitter } from 'node:events';
-import type { Client, Store, TokenCredential } from '../../store/types.ts';
+import type { Client, Owner, Store, TokenCredential } from '../../store/types.ts';
+import { StoreConflictError } from '../../store/types.ts';
 import { InputError } from '../input-error.ts';
 import { checkUsername } from '../owners.ts';
 import type { OwnerDirectory } from '../owners.ts';
 import type { Policy } from '../policy.ts';
-import { decideBatch, noWrites } from './batch.ts';
+import { decideBatch, noWrites, outcomeOf } from './batch.ts';
 import type { RecordOutcome } from './batch.ts';
-import { planClient, planToken } from './plan.ts';
+import { planClient, planOwner, planToken } from './plan.ts';
 import type { Decision } from './plan.ts';
 import { parseRecord } from './records.ts';
-import { ownerKey, ownerLabel } from './records.ts';
-import type { ClientRecord, OwnerReference, TokenRecord, TransferRecord } from './records.ts';
+import { ownerKey, ownerLabel, referenceOf } from './records.ts';
+import type {
+  ClientRecord,
+  OwnerRecord,
+  OwnerReference,
+  TokenRecord,
+  TransferRecord,
+} from './records.ts';
 
 export interface ImportOptions {
   /** Overwrite a stored credential that differs from its record (default: report a conflict). */
@@ -82,6 +92,12 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
   const owners = new Map<string, Reference & { readonly owner: OwnerReference }>();
   const ownerIds = new Map<string, string>();
   const newOwners: OwnerReference[] = [];
+  /** The owner records of the file, by ownerKey, and what importing each does. */
+  const ownerRecords = new Map<string, { readonly line: number; readonly record: OwnerRecord }>();
+  const ownerRecordIds = new Map<string, number>();
+  const ownerDecisions: { line: number; record: OwnerRecord; stored: Owner | undefined }[] = [];
+  /** Session handle hashes given to a token by this import's earlier batches (and whose). */
+  const sessionClaims = new Map<string, string>();
   /** Client keys of the file that were neither stored nor importable: their tokens cannot be. */
   const unimported = new Map<string, number>();
   const problems: LineProblem[] = [];
@@ -103,8 +119,34 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
       : store.owners.findByIdentity(reference);
   }
 
+  /**
+   * Each owner record against the store: the owner stored under its id must be the same one
+   * (source, issuer, subject, username), and no other stored owner may hold its identity or
+   * username. References to it then resolve to its id.
+   */
+  async function resolveOwnerRecords(): Promise<void> {
+    for (const [key, { line, record }] of ownerRecords) {
+      const [byId, byIdentity, byUsername] = await Promise.all([
+        store.owners.findById(record.id),
+        store.owners.findByIdentity(record),
+        record.username === null ? undefined : store.owners.findByUsername(record.username),
+      ]);
+      const clash = ownerClash(record, byId, byIdentity, byUsername);
+      if (clash !== undefined) {
+        problems.push({ line, message: clash });
+        continue;
+      }
+      // An owner from an identity source found under another id is the same owner: the API
+      // knows it by its subject, which is the same; its tokens go to the stored one.
+      const stored = byId ?? byIdentity;
+      ownerIds.set(key, stored?.id ?? record.id);
+      ownerDecisions.push({ line, record, stored });
+    }
+  }
+
   async function resolveOwners(): Promise<void> {
-    const entries = [...owners];
+    await resolveOwnerRecords();
+    const entries = [...owners].filter(([key]) => !ownerRecords.has(key));
     for (let i = 0; i < entries.length; i += 100) {
       const slice = entries.slice(i, i + 100);
       const found = await Promise.all(slice.map(([, entry]) => findOwner(entry.owner)));
@@ -168,12 +210,14 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
   function decideToken(
     record: TokenRecord,
     stored: TokenCredential | undefined,
+    sessions: ReadonlyMap<string, readonly string[]>,
+    claims: Map<string, string>,
   ): Decision<TokenCredential> {
     const failedAt = unimported.get(record.client);
     if (failedAt !== undefined) {
       return { outcome: 'error', detail: `its client (line ${failedAt}) was not imported` };
     }
-    return planToken(
+    const decision = planToken(
       record,
       stored,
       ownerId(record.owner),
@@ -181,14 +225,41 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
       update,
       deps.now(),
     );
+    const hash = decision.row?.sessionHandleHash ?? null;
+    if (hash === null) return decision;
+    // A renewal deletes the old token and gives its successor the same handle hash: another
+    // token under the hash means this one was renewed away. Writing it would fork the session
+    // (two live tokens, each renewable), so it is never written, not even with --update.
+    const holder = [claims.get(hash), ...(sessions.get(hash) ?? [])].find(
+      (token) => token !== undefined && token !== record.token,
+    );
+    if (holder !== undefined) {
+      return {
+        outcome: 'error',
+        detail: `its session is held by token "${holder}" (renewed since): a session has one current token, so this one is not imported, not even with --update`,
+      };
+    }
+    claims.set(hash, record.token);
+    return decision;
   }
 
   return {
     /** Pass 1, one record at a time: its shape, and what it refers to (checked by resolve). */
-    check(item: NumberedValue): 'client' | 'token' | undefined {
+    check(item: NumberedValue): 'owner' | 'client' | 'token' | undefined {
       try {
         const record = parse(item);
-        if (record.kind === 'client') {
+        if (record.kind === 'owner') {
+          const key = ownerKey(referenceOf(record));
+          const earlier = ownerRecords.get(key)?.line ?? ownerRecordIds.get(record.id);
+          if (earlier !== undefined) {
+            throw new InputError(
+              'id',
+              `the owner of line ${earlier} again (an owner is one record)`,
+            );
+          }
+          ownerRecords.set(key, { line: item.line, record });
+          ownerRecordIds.set(record.id, item.line);
+        } else if (record.kind === 'client') {
           fileClients.add(record.key);
           if (record.developer) referOwner(record.developer, item.line);
         } else {
@@ -207,6 +278,44 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
       await resolveClients();
       await resolveOwners();
       return [...problems].sort((a, b) => a.line - b.line);
+    },
+
+    /**
+     * Writes the owner records (not in a dry run); call after resolve, before the records. A
+     * name or password that differs from the stored owner's is a conflict unless `update`;
+     * a new password signs the owner's browsers out, as `latchkey users passwd` does.
+     */
+    async writeOwners(): Promise<RecordOutcome[]> {
+      const outcomes: RecordOutcome[] = [];
+      for (const { line, record, stored } of ownerDecisions) {
+        let decision = planOwner(record, stored, update, deps.now());
+        if (!dryRun && decision.row !== undefined) {
+          const row = decision.row;
+          if (stored === undefined) {
+            try {
+              await store.owners.create(row);
+            } catch (error) {
+              if (!(error instanceof StoreConflictError)) throw error;
+              decision = { outcome: 'error', detail: 'created meanwhile by another writer' };
+            }
+          } else {
+            if (row.name !== stored.name) await store.owners.rename(stored.id, row.name);
+            if (row.passwordHash !== stored.passwordHash && row.passwordHash !== null) {
+              await store.owners.setPasswordHash(stored.id, row.passwordHash);
+              await store.sessions.removeForOwner(stored.id);
+            }
+          }
+        }
+        outcomes.push(outcomeOf(line, 'owner', record.id, decision));
+      }
+      if (!dryRun && outcomes.length > 0) {
+        deps.events.emit('credentials.imported', {
+          records: outcomes.length,
+          written: outcomes.filter((o) => o.outcome === 'created' || o.outcome === 'updated')
+            .length,
+        });
+      }
+      return outcomes;
     },
 
     /** The owners the import creates (with createOwners), as messages name them. */
@@ -249,13 +358,26 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
       const tokens = batch.flatMap(({ line, record }) =>
         record.kind === 'token' ? [{ line, record }] : [],
       );
+      const sessions = tokens.flatMap(({ record }) =>
+        typeof record.sessionHandleHash === 'string' ? [record.sessionHandleHash] : [],
+      );
+      let claims = new Map<string, string>();
       const outcomes = await store.transfer.writeBatch(
-        { clients: clients.map((c) => c.record.key), tokens: tokens.map((t) => t.record.token) },
+        {
+          clients: clients.map((c) => c.record.key),
+          tokens: tokens.map((t) => t.record.token),
+          sessions,
+        },
         (existing) => {
-          const decided = decideBatch(existing, clients, tokens, decideClient, decideToken);
+          // A plan may run again (a retried transaction): it starts from this import's claims.
+          claims = new Map(sessionClaims);
+          const decided = decideBatch(existing, clients, tokens, decideClient, (record, stored) =>
+            decideToken(record, stored, existing.sessions, claims),
+          );
           return { writes: dryRun ? noWrites : decided.writes, result: decided.outcomes };
         },
       );
+      for (const [hash, token] of claims) sessionClaims.set(hash, token);
       for (const outcome of outcomes) {
         if (outcome.kind === 'client' && outcome.outcome === 'error') {
           const stored = await store.clients.find(outcome.id);
@@ -276,6 +398,37 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
 
 export type ImportSession = ReturnType<typeof createImport>;
 export type { RecordOutcome } from './batch.ts';
+
+/** Why an owner record cannot be imported as the owner the store has, if it cannot. */
+function ownerClash(
+  record: OwnerRecord,
+  byId: Owner | undefined,
+  byIdentity: Owner | undefined,
+  byUsername: Owner | undefined,
+): string | undefined {
+  const label = `owner "${record.id}"`;
+  if (byId !== undefined) {
+    if (
+      byId.source !== record.source ||
+      (byId.issuer ?? '') !== (record.issuer ?? '') ||
+      byId.subject !== record.subject
+    ) {
+      return `id: the database has another ${label} (${byId.source} subject "${byId.subject}"); an owner's id and subject are kept, never changed`;
+    }
+    if (byId.username !== record.username) {
+      return `username: the database's ${label} is "${byId.username ?? ''}"; a username is kept, never changed`;
+    }
+  }
+  // A local owner's subject is its id: another id under its username would be another subject.
+  const other =
+    record.source === 'local'
+      ? [byIdentity, byUsername].find((owner) => owner !== undefined && owner.id !== record.id)
+      : undefined;
+  if (other !== undefined) {
+    return `username: the database has another owner "${other.username ?? other.subject}" (id ${other.id}); importing this one would change its subject (remove it with \`latchkey users remove\`, or leave this record out)`;
+  }
+  return undefined;
+}
 
 function more(reference: Reference): string {
   const others = reference.count - 1;

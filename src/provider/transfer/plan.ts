@@ -9,10 +9,10 @@
  * undone, the last use is the later of the two. Creation and issue times are not compared
  * (a client registered by hand before the import is still the same client).
  */
-import type { Client, TokenCredential } from '../../store/types.ts';
+import type { Client, Owner, TokenCredential } from '../../store/types.ts';
 import { checkKeyMaterial } from '../client-fields.ts';
 import { InputError } from '../input-error.ts';
-import type { ClientRecord, TokenRecord } from './records.ts';
+import type { ClientRecord, OwnerRecord, TokenRecord } from './records.ts';
 
 export type Outcome = 'created' | 'updated' | 'unchanged' | 'conflict' | 'error';
 
@@ -36,6 +36,52 @@ function same(a: unknown, b: unknown): boolean {
     return a.length === b.length && a.every((item, i) => item === b[i]);
   }
   return a === b;
+}
+
+/**
+ * An owner record against the owner stored under its id (or, for one from an identity
+ * source, under its source, issuer and subject). Who the owner is (id, source, issuer,
+ * subject, username) was checked before (import.ts resolve: a clash is a problem, nothing
+ * is written); what may differ is the display name and the password.
+ */
+export function planOwner(
+  record: OwnerRecord,
+  stored: Owner | undefined,
+  update: boolean,
+  now: number,
+): Decision<Owner> {
+  if (stored === undefined) {
+    return {
+      outcome: 'created',
+      row: {
+        id: record.id,
+        source: record.source,
+        issuer: record.issuer,
+        subject: record.subject,
+        name: record.name,
+        username: record.username,
+        passwordHash: record.passwordHash ?? null,
+        createdAt: record.createdAt ?? now,
+      },
+    };
+  }
+  // A record without a password (null) never takes one away: there is no password to compare.
+  const passwordHash = record.passwordHash ?? undefined;
+  const changed = differences([
+    ['name', record.name, stored.name],
+    ['passwordHash', passwordHash, stored.passwordHash],
+  ]);
+  if (changed.length === 0) return { outcome: 'unchanged' };
+  if (!update) return { outcome: 'conflict', detail: changed.join(', ') };
+  return {
+    outcome: 'updated',
+    row: {
+      ...stored,
+      name: record.name,
+      passwordHash: passwordHash ?? stored.passwordHash,
+    },
+    detail: changed.join(', '),
+  };
 }
 
 /** Every field the record gives, over `base`. */

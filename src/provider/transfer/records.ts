@@ -1,7 +1,7 @@
 /**
  * The credential transfer format (`latchkey import` / `latchkey export`, docs/import.md): one
- * JSON object per record, a client or a token credential, with the fields an operator moving
- * from another provider has. Parsing checks every field by the rules registration and
+ * JSON object per record, an owner, a client or a token credential, with the fields an
+ * operator moving from another provider has. Parsing checks every field by the rules registration and
  * issuing use, and names the field at fault (InputError); references (a token's client and
  * owner, a client's developer) are resolved later, against the file and the store.
  */
@@ -9,6 +9,8 @@ import type { SignatureMethodRegistry } from '../../protocol/index.ts';
 import { checkClientFields } from '../client-fields.ts';
 import { checkIdentifier, checkSecret } from '../credential-values.ts';
 import { InputError } from '../input-error.ts';
+import { checkSubject, checkUsername, cleanName } from '../owners.ts';
+import { isPasswordHash } from '../passwords.ts';
 import {
   checkKnownFields,
   flag,
@@ -50,6 +52,30 @@ export function ownerLabel(reference: OwnerReference): string {
     : `${reference.source} owner "${reference.subject}"`;
 }
 
+/**
+ * A resource owner with its id, so an import keeps the subject an API knows it by (a local
+ * owner's subject is its id; docs/identity.md).
+ */
+export interface OwnerRecord {
+  readonly kind: 'owner';
+  readonly id: string;
+  readonly source: 'local' | 'oidc' | 'delegated';
+  readonly issuer: string | null;
+  readonly subject: string;
+  readonly name: string;
+  readonly username: string | null;
+  /** The scrypt hash (passwords.ts); null: no password; undefined: not in the record. */
+  readonly passwordHash: string | null | undefined;
+  readonly createdAt: number | undefined;
+}
+
+/** How records refer to the owner this record is (records name owners by reference). */
+export function referenceOf(record: OwnerRecord): OwnerReference {
+  return record.source === 'local'
+    ? { username: record.username! }
+    : { source: record.source, issuer: record.issuer, subject: record.subject };
+}
+
 export interface ClientRecord {
   readonly kind: 'client';
   readonly key: string;
@@ -86,7 +112,19 @@ export interface TokenRecord {
   readonly sessionExpiresAt: number | null | undefined;
 }
 
-export type TransferRecord = ClientRecord | TokenRecord;
+export type TransferRecord = OwnerRecord | ClientRecord | TokenRecord;
+
+const OWNER_FIELDS = new Set([
+  'kind',
+  'id',
+  'source',
+  'issuer',
+  'subject',
+  'name',
+  'username',
+  'passwordHash',
+  'createdAt',
+]);
 
 const CLIENT_FIELDS = new Set([
   'kind',
@@ -120,6 +158,59 @@ const TOKEN_FIELDS = new Set([
   'sessionExpiresAt',
 ]);
 const HANDLE_HASH = /^[0-9a-f]{64}$/;
+
+function parseOwner(record: Fields): OwnerRecord {
+  checkKnownFields(record, OWNER_FIELDS);
+  const id = text(record, 'id', true);
+  checkIdentifier('id', 'An owner id', id);
+  const source = record.source;
+  if (source !== 'local' && source !== 'oidc' && source !== 'delegated') {
+    throw new InputError('source', 'source must be "local", "oidc" or "delegated".');
+  }
+  const subject = text(record, 'subject', true);
+  checkSubject(subject);
+  const issuer = nullableText(record, 'issuer') ?? null;
+  if ((source === 'oidc') !== (issuer !== null && issuer !== '')) {
+    throw new InputError(
+      'issuer',
+      'issuer is the OpenID Connect issuer of an oidc owner, null for the others.',
+    );
+  }
+  const username = nullableText(record, 'username') ?? null;
+  if (source === 'local') {
+    if (username === null) throw new InputError('username', 'A local owner has a username.');
+    checkUsername(username);
+  } else if (username !== null) {
+    throw new InputError('username', 'Only a local owner has a username (null for the others).');
+  }
+  const passwordHash = nullableText(record, 'passwordHash');
+  if (typeof passwordHash === 'string') {
+    if (source !== 'local') {
+      throw new InputError(
+        'passwordHash',
+        'Only a local owner has a password (null for the others).',
+      );
+    }
+    if (!isPasswordHash(passwordHash)) {
+      throw new InputError(
+        'passwordHash',
+        'passwordHash is a Latchkey password hash (scrypt$N$r$p$salt$hash), as `latchkey export --include-secrets` writes it.',
+      );
+    }
+  }
+  const name = text(record, 'name', true);
+  return {
+    kind: 'owner',
+    id,
+    source,
+    issuer,
+    subject,
+    name: cleanName(name, username ?? subject),
+    username,
+    passwordHash,
+    createdAt: time(record, 'createdAt'),
+  };
+}
 
 function parseClient(record: Fields, methods: SignatureMethodRegistry): ClientRecord {
   checkKnownFields(record, CLIENT_FIELDS);
@@ -208,11 +299,13 @@ export function parseRecord(value: unknown, policy: Policy): TransferRecord {
   }
   const record = value as Fields;
   switch (record.kind) {
+    case 'owner':
+      return parseOwner(record);
     case 'client':
       return parseClient(record, policy.signatureMethods);
     case 'token':
       return parseToken(record, policy);
     default:
-      throw new InputError('kind', 'kind must be "client" or "token".');
+      throw new InputError('kind', 'kind must be "owner", "client" or "token".');
   }
 }

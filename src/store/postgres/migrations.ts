@@ -183,6 +183,12 @@ export const migrations: readonly string[] = [
   CREATE INDEX audit_events_client ON audit_events (client_key, at);
   CREATE INDEX audit_events_owner ON audit_events (owner_id, at);
   `,
+  // 9: the tokens of a session, found by its handle hash: an import refuses a token whose
+  // session another token now holds (renewed since the export; docs/import.md).
+  `
+  CREATE INDEX token_credentials_session ON token_credentials (session_handle_hash)
+    WHERE session_handle_hash IS NOT NULL;
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */

@@ -122,6 +122,7 @@ export function postgresTransfer(db: Database, sealer: Sealer): TransferStore {
         const found = {
           clients: new Map<string, Client>(),
           tokens: new Map<string, TokenCredential>(),
+          sessions: new Map<string, string[]>(),
         };
         if (keys.clients.length > 0) {
           const { rows } = await query(
@@ -137,6 +138,18 @@ export function postgresTransfer(db: Database, sealer: Sealer): TransferStore {
           );
           for (const row of rows) {
             found.tokens.set(String(row.token), fromRow.toTokenCredential(row));
+          }
+        }
+        if (keys.sessions !== undefined && keys.sessions.length > 0) {
+          // Locked too: a renewal of one of them (DELETE → INSERT) waits for this batch.
+          const { rows } = await query(
+            `SELECT token, session_handle_hash FROM ${tokens}
+             WHERE session_handle_hash = ANY($1::text[]) ORDER BY token FOR UPDATE`,
+            [keys.sessions],
+          );
+          for (const row of rows) {
+            const hash = String(row.session_handle_hash);
+            found.sessions.set(hash, [...(found.sessions.get(hash) ?? []), String(row.token)]);
           }
         }
         const { writes, result } = plan(found);

@@ -89,6 +89,9 @@ export function sqliteTransfer(
   );
   const selectClient = db.prepare('SELECT * FROM clients WHERE key = ?');
   const selectToken = db.prepare('SELECT * FROM token_credentials WHERE token = ?');
+  const selectSession = db.prepare(
+    'SELECT token FROM token_credentials WHERE session_handle_hash = ? ORDER BY token',
+  );
   const clientsFrom = db.prepare('SELECT * FROM clients ORDER BY key LIMIT ?');
   const clientsAfter = db.prepare('SELECT * FROM clients WHERE key > ? ORDER BY key LIMIT ?');
   const tokensFrom = db.prepare('SELECT * FROM token_credentials ORDER BY token LIMIT ?');
@@ -114,7 +117,12 @@ export function sqliteTransfer(
           const row = selectToken.get(token);
           if (row !== undefined) tokens.set(token, fromRow.toTokenCredential(row));
         }
-        const { writes, result } = plan({ clients, tokens });
+        const sessions = new Map<string, string[]>();
+        for (const hash of keys.sessions ?? []) {
+          const holders = selectSession.all(hash).map((row) => String(row.token));
+          if (holders.length > 0) sessions.set(hash, holders);
+        }
+        const { writes, result } = plan({ clients, tokens, sessions });
         for (const client of writes.createClients)
           insertClient.run(...clientValues(client, sealer));
         for (const client of writes.replaceClients)

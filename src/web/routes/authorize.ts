@@ -10,7 +10,7 @@ import type { WebContext } from '../context.ts';
 import { missingTokenProblem } from '../error-page.ts';
 import { field, fields } from '../form.ts';
 import { lifetimeChoices, parseLifetime, safeLink } from '../format.ts';
-import { html, page, seeOther } from '../../http/route-schemas.ts';
+import { csrfRefused, html, page, seeOther } from '../../http/route-schemas.ts';
 
 const badFormProblem = {
   status: 400,
@@ -43,7 +43,10 @@ const consentSchema = page(
       'Signed in: the consent page (who asks, for what scope and how long; Allow or Deny). Signed out: the sign-in form.',
     ),
     303: seeOther('To the identity provider or the login app (owners from another source).'),
-    400: html('No oauth_token, or an unknown, expired or answered request: a page that says so.'),
+    400: html('No oauth_token: a page that says so.'),
+    403: html('The app that asked was disabled by the operator.'),
+    404: html('An unknown oauth_token (or its app was deleted).'),
+    410: html('The request expired, or was answered already (allowed or denied).'),
     429: html('Signed out, with an identity source: too many sign-ins from this address.'),
   },
   {
@@ -57,7 +60,10 @@ const decisionSchema = page(
     303: seeOther(
       "To the client's callback with oauth_token and oauth_verifier (or oauth_problem=user_refused).",
     ),
-    400: html('A form that cannot be read, or a dead request.'),
+    400: html('A form that cannot be read, or an answer the page did not offer.'),
+    403: csrfRefused,
+    404: html('An unknown oauth_token (or its app was deleted).'),
+    410: html('The request expired, or was answered already (allowed or denied).'),
   },
   {
     description:
@@ -140,7 +146,7 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
       }
       const decision = field(request.body, 'decision');
       if (decision === 'deny') {
-        const denied = await provider.authorization.deny(token);
+        const denied = await provider.authorization.deny(token, signedIn.owner.id);
         if (denied.redirect !== undefined) return reply.redirect(denied.redirect, 303);
         return render(request, reply, 'denied', { title: 'Access denied', client: denied.client });
       }

@@ -8,8 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import type { WebContext } from '../context.ts';
 import { field } from '../form.ts';
 import { formatTime, safeLink } from '../format.ts';
+import { notFoundProblem } from '../error-page.ts';
 import { signedInOrRedirect } from '../guard.ts';
-import { html, page, seeOther } from '../../http/route-schemas.ts';
+import { csrfRefused, html, page, seeOther } from '../../http/route-schemas.ts';
 
 const appsSchema = page('Connected apps', {
   200: html(
@@ -17,9 +18,21 @@ const appsSchema = page('Connected apps', {
   ),
   303: seeOther('Not signed in: to the sign-in page.'),
 });
+const revokeFormSchema = page(
+  'Revoke an app: confirm',
+  {
+    200: html('The confirmation, naming the app.'),
+    303: seeOther('Not signed in: to the sign-in page.'),
+    404: html('No app by that client key.'),
+  },
+  { description: 'Query parameter `client_key`.' },
+);
 const revokeSchema = page(
   'Revoke an app',
-  { 303: seeOther('Back to Connected apps; the app’s tokens (and sessions) are revoked.') },
+  {
+    303: seeOther('Back to Connected apps; the app’s tokens (and sessions) are revoked.'),
+    403: csrfRefused,
+  },
   { description: 'Form fields `client_key` and `_csrf`.' },
 );
 
@@ -27,7 +40,7 @@ export async function connectedAppsRoutes(
   fastify: FastifyInstance,
   web: WebContext,
 ): Promise<void> {
-  const { options, render } = web;
+  const { options, render, errors } = web;
   const { provider } = options;
 
   fastify.get('/account/apps', { schema: appsSchema }, async (request, reply) => {
@@ -46,6 +59,18 @@ export async function connectedAppsRoutes(
     const revoked =
       revokedKey === '' ? null : ((await provider.clients.find(revokedKey))?.name ?? 'The app');
     return render(request, reply, 'connected-apps', { title: 'Connected apps', rows, revoked });
+  });
+
+  // A confirmation first: revoking cannot be undone (the app would have to be connected anew).
+  fastify.get('/account/apps/revoke', { schema: revokeFormSchema }, async (request, reply) => {
+    const signedIn = signedInOrRedirect(request, reply);
+    if (signedIn === undefined) return reply;
+    const client = await provider.clients.find(field(request.query, 'client_key'));
+    if (client === undefined) return errors.show(request, reply, notFoundProblem);
+    return render(request, reply, 'connected-app-revoke', {
+      title: `Revoke access for ${client.name}?`,
+      client,
+    });
   });
 
   fastify.post(

@@ -1,7 +1,8 @@
 /**
  * The developer portal: a signed-in owner registers apps, sees each app's client key, sees
  * the secret once (at registration and at each rotation), edits what an app registered (name,
- * website, description, callbacks, methods, RSA key) and deletes apps. An app is visible only
+ * website, description, callbacks, methods, RSA key) and deletes apps. Rotating and deleting
+ * each ask for a confirmation first (a page with the form that posts). An app is visible only
  * to the account that registered it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -21,7 +22,7 @@ import { notFoundProblem } from '../error-page.ts';
 import { field } from '../form.ts';
 import { formatTime, safeLink } from '../format.ts';
 import { signedInOrRedirect } from '../guard.ts';
-import { html, page, seeOther } from '../../http/route-schemas.ts';
+import { csrfRefused, formAgain, html, page, seeOther } from '../../http/route-schemas.ts';
 
 const key = { key: { type: 'string', description: "The app's client key." } };
 const signInFirst = seeOther('Not signed in: to the sign-in page.');
@@ -40,8 +41,9 @@ const schemas = {
     'Register an app',
     {
       200: html('The new key and secret, shown once.'),
-      400: html('The form again, with what was wrong.'),
       303: signInFirst,
+      403: csrfRefused,
+      422: formAgain,
     },
     { description: appFields },
   ),
@@ -58,17 +60,24 @@ const schemas = {
   edit: page(
     'Edit an app',
     {
-      303: seeOther('Saved: to the app.'),
-      400: html('The form again, with what was wrong.'),
+      303: seeOther('Saved (or not signed in: to the sign-in page).'),
+      403: csrfRefused,
       404: notYours,
+      422: formAgain,
     },
     { params: key, description: appFields },
+  ),
+  secretForm: page(
+    'Rotate the client secret: confirm',
+    { 200: html('The confirmation.'), 303: signInFirst, 404: notYours },
+    { params: key },
   ),
   secret: page(
     'New client secret',
     {
       200: html('The new secret, shown once; the old one stops working.'),
       303: signInFirst,
+      403: csrfRefused,
       404: notYours,
     },
     { params: key },
@@ -80,7 +89,11 @@ const schemas = {
   ),
   remove: page(
     'Delete an app',
-    { 303: seeOther('Deleted with every token issued to it: to your apps.'), 404: notYours },
+    {
+      303: seeOther('Deleted with every token issued to it: to your apps.'),
+      403: csrfRefused,
+      404: notYours,
+    },
     { params: key },
   ),
 };
@@ -238,6 +251,23 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
         throw error;
       }
       return reply.redirect(`/developer/apps/${encodeURIComponent(client.key)}?updated=1`, 303);
+    },
+  );
+
+  // A confirmation first, as for Delete: the current secret stops working at once.
+  fastify.get(
+    '/developer/apps/:key/secret',
+    { schema: schemas.secretForm },
+    async (request, reply) => {
+      const client = await ownApp(request, reply);
+      if (client === undefined) return reply;
+      return render(request, reply, 'developer-rotate', {
+        title:
+          client.secret === ''
+            ? `Create a secret for ${client.name}?`
+            : `Rotate the secret of ${client.name}?`,
+        client,
+      });
     },
   );
 

@@ -17,7 +17,7 @@ import {
 import type { ExternalSignIn } from '../identity/external.ts';
 import { IdentityProviderError } from '../identity/oidc.ts';
 import type { OidcChecks, OidcSignIn } from '../identity/oidc.ts';
-import { html, page, seeOther } from '../../http/route-schemas.ts';
+import { csrfRefused, html, page, seeOther } from '../../http/route-schemas.ts';
 
 const refusedProblem = {
   status: 403,
@@ -69,7 +69,7 @@ export async function externalSignInRoutes(
     },
   );
 
-  const signOut = page('Sign out', { 303: seeOther('To the landing page.') });
+  const signOut = page('Sign out', { 303: seeOther('To the landing page.'), 403: csrfRefused });
   fastify.post(
     '/signout',
     { preHandler: fastify.csrfProtection, schema: signOut },

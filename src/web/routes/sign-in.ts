@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { field, safeNext } from '../form.ts';
 import type { WebContext } from '../context.ts';
-import { html, page, seeOther } from '../../http/route-schemas.ts';
+import { csrfRefused, html, page, seeOther } from '../../http/route-schemas.ts';
 
 const signInPage = page('Sign-in page', {
   200: html('The sign-in form (Latchkey accounts).'),
@@ -12,13 +12,14 @@ const signIn = page(
   'Sign in',
   {
     303: seeOther('Signed in: to `next` (a local path).'),
-    400: html('The form again, with what was wrong.'),
-    401: html('The form again: wrong username or password.'),
+    400: html('The form again: a field was missing.'),
+    403: csrfRefused,
+    422: html('The form again: wrong username or password.'),
     429: html('Too many attempts; try again later.'),
   },
   { description: 'Form fields `username`, `password`, `next` and `_csrf`.' },
 );
-const signOut = page('Sign out', { 303: seeOther('To the sign-in page.') });
+const signOut = page('Sign out', { 303: seeOther('To the sign-in page.'), 403: csrfRefused });
 
 export async function signInRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
   const { options, render, sessions, throttle } = web;
