@@ -36,6 +36,7 @@ const skip = (await servicesSkip()) || requirement('nginx and openssl', await fl
 
 /** Requests in flight at any moment: the load's workers, each waiting for its answer. */
 const CONCURRENCY = 8;
+const METRICS_TOKEN = randomBytes(24).toString('base64url');
 const INSTANCES = 3;
 
 interface Failure {
@@ -92,6 +93,7 @@ describe('a fleet behind nginx', { skip }, () => {
     LATCHKEY_SESSION_SECRET: randomBytes(32).toString('base64url'),
     LATCHKEY_PUBLIC_URL: PUBLIC_URL,
     LATCHKEY_LOG_LEVEL: 'silent',
+    LATCHKEY_METRICS_TOKEN: METRICS_TOKEN,
   };
   const ports: number[] = [];
   const instances: Instance[] = [];
@@ -120,6 +122,30 @@ describe('a fleet behind nginx', { skip }, () => {
       const ready = await fetch(`http://127.0.0.1:${ports[index]}/readyz`).catch(() => undefined);
       return ready?.status === 200 ? true : undefined;
     });
+  }
+
+  /** Requests the instance on `port` has answered on the load's endpoints (its /metrics). */
+  async function served(port: number): Promise<number> {
+    const answer = await fetch(`http://127.0.0.1:${port}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const text = await answer.text();
+    let total = 0;
+    for (const match of text.matchAll(
+      /^latchkey_http_requests_total\{[^}]*endpoint="\/(?:api\/me|oauth\/request_token)"[^}]*\} (\d+)/gm,
+    ))
+      total += Number(match[1]);
+    return total;
+  }
+
+  /**
+   * Resolves once nginx sends the instance on ports[index] traffic again. An instance that
+   * refused connections while it restarted is marked failed for fail_timeout (max_fails):
+   * stopping the next one before nginx uses this one again would leave too few live
+   * (docs/deployment.md, "Restarts that drop nothing", step by step).
+   */
+  async function inRotation(index: number): Promise<void> {
+    await until(30_000, async () => ((await served(ports[index]!)) > 0 ? true : undefined));
   }
 
   before(async () => {
@@ -220,7 +246,7 @@ describe('a fleet behind nginx', { skip }, () => {
       const [code, signal] = await instance.exited;
       assert.deepEqual([code, signal], [0, null], instance.output());
       await start(index);
-      await load.more(30);
+      await inRotation(index);
     }
     const { completed, failures } = await load.stop();
     assert.deepEqual(failures, []);
@@ -230,6 +256,7 @@ describe('a fleet behind nginx', { skip }, () => {
   it('fails no more requests than were in flight when an instance is killed, each nonce_used', async () => {
     const load = startLoad(send);
     await load.more(50);
+    for (let index = 0; index < INSTANCES; index++) await inRotation(index);
     const victim = instances[0]!;
     victim.child.kill('SIGKILL');
     await victim.exited;
