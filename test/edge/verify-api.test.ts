@@ -78,7 +78,7 @@ describe('POST /verify: the verdict on a described request, for a service holdin
       client: { key: latchkey.client.key, name: 'Edge test app' },
       owner: { subject: 'user-42', name: 'Zoë Ådams' },
       scope: 'read',
-      parameters: { query: [['size', 'large']], form: [] },
+      parameters: { query: [['size', 'large']], form: [], header: [] },
     });
     const replay = JSON.parse((await post(latchkey, described, `Bearer ${VERIFY_TOKEN}`)).body);
     assert.equal(replay.ok, false);

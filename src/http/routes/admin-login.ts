@@ -9,13 +9,11 @@
  * that says why: 401 wrong token, 400 unreadable body, 404 unknown challenge, 409 already
  * answered, 410 expired, 415 not JSON.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InputError, LoginRefusedError } from '../../provider/index.ts';
 import type { LoginRefusal, Provider } from '../../provider/index.ts';
-import { StoreUnavailableError } from '../../provider/index.ts';
 import { ADMIN, bare, TAGS } from '../route-schemas.ts';
-import { STORE_OUTAGE_RETRY_AFTER_SECONDS } from '../error-reply.ts';
+import { BearerRefusal, guardBearerService } from '../bearer-service.ts';
 
 export interface LoginAdminOptions {
   readonly provider: Provider;
@@ -39,20 +37,6 @@ const refusalStatus: Record<LoginRefusal, readonly [number, string]> = {
   answered: [409, 'conflict'],
   expired: [410, 'gone'],
 };
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
-
-class AdminRefusal extends Error {
-  readonly status: number;
-  readonly code: string;
-  constructor(status: number, code: string, message: string) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
 
 const challenge = {
   type: 'string',
@@ -143,54 +127,33 @@ export async function registerLoginAdmin(
   app: FastifyInstance,
   options: LoginAdminOptions,
 ): Promise<void> {
-  const expected = digest(options.adminToken);
   const { provider } = options;
 
   await app.register(async function loginAdmin(admin) {
-    admin.setErrorHandler(async function adminError(error, request, reply: FastifyReply) {
-      let refusal: AdminRefusal;
-      if (error instanceof AdminRefusal) refusal = error;
-      else if (error instanceof LoginRefusedError) {
-        const [status, code] = refusalStatus[error.reason];
-        refusal = new AdminRefusal(status, code, error.message);
-      } else if (error instanceof InputError) {
-        refusal = new AdminRefusal(400, 'invalid_request', error.message);
-      } else if (error instanceof StoreUnavailableError) {
-        reply.header('retry-after', String(STORE_OUTAGE_RETRY_AFTER_SECONDS));
-        refusal = new AdminRefusal(503, 'temporarily_unavailable', 'The store is unavailable.');
-      } else if ((error as { validation?: unknown }).validation !== undefined) {
-        // The route's schema refused the body; its message names the field.
-        refusal = new AdminRefusal(400, 'invalid_request', (error as Error).message.slice(0, 200));
-      } else {
-        const status = (error as { statusCode?: number }).statusCode ?? 500;
-        if (status >= 500) request.log.error({ err: error }, 'admin API failed');
-        refusal =
-          status >= 500
-            ? new AdminRefusal(500, 'server_error', 'The request could not be completed.')
-            : new AdminRefusal(status, 'invalid_request', 'The request could not be read.');
-      }
-      if (refusal.status === 401) {
-        reply.header('www-authenticate', 'Bearer realm="latchkey-admin", error="invalid_token"');
-      }
-      return reply
-        .code(refusal.status)
-        .header('cache-control', 'no-store')
-        .send({ error: refusal.code, error_description: refusal.message });
-    });
-
-    admin.addHook('onRequest', async function checkAdminToken(request) {
-      const header = request.headers.authorization ?? '';
-      const match = /^Bearer +(\S+)\s*$/i.exec(header);
-      // Digests of equal length, so the comparison takes the same time whatever was sent.
-      if (match?.[1] === undefined || !timingSafeEqual(digest(match[1]), expected)) {
-        throw new AdminRefusal(401, 'invalid_token', 'A valid admin token is required.');
-      }
+    guardBearerService(admin, {
+      token: options.adminToken,
+      realm: 'latchkey-admin',
+      credential: 'admin token',
+      name: 'admin API',
+      refusalOf: (error) => {
+        if (error instanceof LoginRefusedError) {
+          const [status, code] = refusalStatus[error.reason];
+          return new BearerRefusal(status, code, error.message);
+        }
+        if (error instanceof InputError)
+          return new BearerRefusal(400, 'invalid_request', error.message);
+        return undefined;
+      },
     });
 
     // Before the schema: a form body would parse into an object as well.
     admin.addHook('preValidation', async function requireJson(request) {
       if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
-        throw new AdminRefusal(415, 'invalid_request', 'The body must be JSON (application/json).');
+        throw new BearerRefusal(
+          415,
+          'invalid_request',
+          'The body must be JSON (application/json).',
+        );
       }
     });
 

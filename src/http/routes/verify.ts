@@ -10,12 +10,11 @@
  *   200 {ok: false, status, oauth_problem, message, www_authenticate?}
  *   401 the service's bearer missing or wrong; 400 a body that is not the shape; 415 not JSON.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { isFormContentType, OAuthError } from '../../protocol/index.ts';
 import type { IncomingRequest, Provider } from '../../provider/index.ts';
-import { StoreUnavailableError } from '../../provider/index.ts';
-import { failureAnswer, STORE_OUTAGE_RETRY_AFTER_SECONDS } from '../error-reply.ts';
+import { BearerRefusal, guardBearerService } from '../bearer-service.ts';
+import { failureAnswer } from '../error-reply.ts';
 import type { TransportSettings } from '../incoming-request.ts';
 import { TAGS } from '../route-schemas.ts';
 
@@ -29,18 +28,6 @@ const VERIFY_BODY_LIMIT = 64 * 1024;
 
 /** `scheme://authority/path?query`: the URL as signed, its path and query kept byte for byte. */
 const SIGNED_URL = /^(https?):\/\/([^/?#\s]+)(\/[^?#\s]*)?(?:\?([^#\s]*))?$/i;
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-class ServiceRefusal extends Error {
-  readonly status: number;
-  readonly code: string;
-  constructor(status: number, code: string, message: string) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
 
 const text = { type: 'string' } as const;
 const pairs = {
@@ -108,7 +95,18 @@ const schema = {
                 properties: { subject: text, name: text },
               },
               scope: { type: ['string', 'null'] },
-              parameters: { type: 'object', properties: { query: pairs, form: pairs } },
+              parameters: {
+                type: 'object',
+                properties: {
+                  query: pairs,
+                  form: pairs,
+                  header: {
+                    ...pairs,
+                    description:
+                      'Non-protocol Authorization header parameters that are not also in the query or body (RFC 5849 §3.4.1.3.1 signs them).',
+                  },
+                },
+              },
               status: { type: 'integer', description: 'The status to answer the client with.' },
               oauth_problem: text,
               message: text,
@@ -142,50 +140,19 @@ export async function registerVerifyApi(
   options: VerifyApiOptions,
   transport: TransportSettings,
 ): Promise<void> {
-  const expected = digest(options.token);
   const realm = provider.policy.realm;
 
   await app.register(async function verifyApi(scope) {
-    scope.setErrorHandler(async function serviceError(error, request, reply: FastifyReply) {
-      let refusal: ServiceRefusal;
-      if (error instanceof ServiceRefusal) refusal = error;
-      else if (error instanceof StoreUnavailableError) {
-        reply.header('retry-after', String(STORE_OUTAGE_RETRY_AFTER_SECONDS));
-        refusal = new ServiceRefusal(503, 'temporarily_unavailable', 'The store is unavailable.');
-      } else if ((error as { validation?: unknown }).validation !== undefined) {
-        refusal = new ServiceRefusal(
-          400,
-          'invalid_request',
-          (error as Error).message.slice(0, 200),
-        );
-      } else {
-        const status = (error as { statusCode?: number }).statusCode ?? 500;
-        if (status >= 500) request.log.error({ err: error }, 'verification API failed');
-        refusal =
-          status >= 500
-            ? new ServiceRefusal(500, 'server_error', 'The request could not be completed.')
-            : new ServiceRefusal(status, 'invalid_request', 'The request could not be read.');
-      }
-      if (refusal.status === 401) {
-        reply.header('www-authenticate', 'Bearer realm="latchkey-verify", error="invalid_token"');
-      }
-      return reply
-        .code(refusal.status)
-        .header('cache-control', 'no-store')
-        .send({ error: refusal.code, error_description: refusal.message });
-    });
-
-    scope.addHook('onRequest', async function checkServiceToken(request) {
-      const match = /^Bearer +(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-      // Digests of equal length: the comparison takes the same time whatever was sent.
-      if (match?.[1] === undefined || !timingSafeEqual(digest(match[1]), expected)) {
-        throw new ServiceRefusal(401, 'invalid_token', 'A valid service credential is required.');
-      }
+    guardBearerService(scope, {
+      token: options.token,
+      realm: 'latchkey-verify',
+      credential: 'service credential',
+      name: 'verification API',
     });
 
     scope.addHook('preValidation', async function requireJson(request) {
       if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
-        throw new ServiceRefusal(
+        throw new BearerRefusal(
           415,
           'invalid_request',
           'The body must be JSON (application/json).',
@@ -200,7 +167,7 @@ export async function registerVerifyApi(
         const described = request.body as DescribedRequest;
         const parts = SIGNED_URL.exec(described.url);
         if (parts === null) {
-          throw new ServiceRefusal(
+          throw new BearerRefusal(
             400,
             'invalid_request',
             'url must be the absolute http or https URL the client signed, without a fragment.',
