@@ -16,6 +16,7 @@ import helmet from '@fastify/helmet';
 import { createErrorHandler } from './error-reply.ts';
 import { publicBaseUrl } from './public-url.ts';
 import type { PublicOrigin } from './public-url.ts';
+import { keepBodiesForVerification } from './incoming-request.ts';
 import type { TransportSettings } from './incoming-request.ts';
 import { DEFAULT_BODY_LIMIT, defaultPaths } from './options.ts';
 import type { AppOptions, FlowPaths } from './options.ts';
@@ -123,17 +124,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerAuditLog(app, provider);
 
   await app.register(async function oauthRoutes(scope) {
-    // Our parser reads form bodies (§3.4.1.3.1), so keep them as text; other bodies are kept
-    // as bytes, unparsed, for an oauth_body_hash to be checked against.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit },
-      (_request, body, done) => done(null, body),
-    );
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
-      done(null, body),
-    );
+    keepBodiesForVerification(scope, bodyLimit);
     registerFlowRoutes(scope, provider, paths, transport);
     registerApiMe(scope, provider, transport);
     registerAdvertisement(scope, provider, paths, origin);

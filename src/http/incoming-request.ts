@@ -5,7 +5,7 @@
  * X-Forwarded-Proto / X-Forwarded-Host.
  */
 import type { IncomingMessage } from 'node:http';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectParameters, OAuthError } from '../protocol/index.ts';
 import type { IncomingRequest } from '../provider/index.ts';
 
@@ -187,4 +187,20 @@ function forwardedByProxy(request: IncomingMessage): { proto?: string; host?: st
 function firstValue(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   return value?.split(',')[0]?.trim();
+}
+
+/**
+ * Bodies as verification reads them: a form body as text, for its parameters (§3.4.1.3.1),
+ * any other as bytes, unparsed, for an oauth_body_hash to be checked against.
+ */
+export function keepBodiesForVerification(scope: FastifyInstance, bodyLimit: number): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit },
+    (_request, body, done) => done(null, body),
+  );
+  scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
+    done(null, body),
+  );
 }

@@ -24,6 +24,7 @@ import type { IdentityHeaderNames } from '../gateway.ts';
 import { normalizeGatewayPath } from '../gateway-path.ts';
 import { matchRule, parseGatewayRules } from '../gateway-rules.ts';
 import type { GatewayRule } from '../gateway-rules.ts';
+import { keepBodiesForVerification } from '../incoming-request.ts';
 import type { TransportSettings } from '../incoming-request.ts';
 import { launchHeaders } from '../lti-headers.ts';
 import { ltiFailureAnswer } from '../lti-reply.ts';
@@ -279,17 +280,8 @@ export async function registerForwardAuth(
 
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
   await app.register(async function forwardAuth(scope) {
-    // The body, when an edge sends it (Envoy with_request_body), is the original's: a form as
-    // text for its parameters, any other as bytes for oauth_body_hash.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit },
-      (_request, body, done) => done(null, body),
-    );
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
-      done(null, body),
-    );
+    // The body, when an edge sends it (Envoy with_request_body), is the original's.
+    keepBodiesForVerification(scope, bodyLimit);
     // Any method: nginx and Envoy ask with the original's.
     for (const url of [prefix, `${prefix}/*`]) {
       scope.route({
