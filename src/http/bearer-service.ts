@@ -30,6 +30,20 @@ export interface BearerServiceOptions {
   readonly refusalOf?: (error: unknown) => BearerRefusal | undefined;
 }
 
+/** A refusal's description in a route schema (OpenAPI): the one shape every refusal has. */
+export const refusal = (description: string) => ({
+  description,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+        required: ['error', 'error_description'],
+      },
+    },
+  },
+});
+
 // Digests of equal length: the comparison takes the same time whatever was sent.
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

@@ -87,6 +87,13 @@ export function registerServe(program: Command): void {
       // that answers 503 to every request reading one).
       const provider = await openProvider(config, { keys, checkKeys: true });
       const closeAll = () => provider.close();
+      // The gateway and forward-auth tell the API who is calling under the same names.
+      const identityHeaders = {
+        client: config.gateway.clientHeader,
+        owner: config.gateway.ownerHeader,
+        ownerName: config.gateway.ownerNameHeader,
+        scope: config.gateway.scopeHeader,
+      };
       let app: FastifyInstance;
       let advertise: typeof Advertise;
       try {
@@ -112,12 +119,7 @@ export function registerServe(program: Command): void {
               : {
                   upstream: config.gateway.upstream,
                   rules: config.gateway.rules,
-                  identityHeaders: {
-                    client: config.gateway.clientHeader,
-                    owner: config.gateway.ownerHeader,
-                    ownerName: config.gateway.ownerNameHeader,
-                    scope: config.gateway.scopeHeader,
-                  },
+                  identityHeaders,
                   connectTimeoutMs: config.gateway.connectTimeoutMs,
                   responseTimeoutMs: config.gateway.responseTimeoutMs,
                   uploadTimeoutMs: config.gateway.uploadTimeoutMs,
@@ -128,12 +130,7 @@ export function registerServe(program: Command): void {
                 path: config.forwardAuth.path,
                 trustedEdges: config.forwardAuth.trustedEdges,
                 rules: config.gateway.rules,
-                identityHeaders: {
-                  client: config.gateway.clientHeader,
-                  owner: config.gateway.ownerHeader,
-                  ownerName: config.gateway.ownerNameHeader,
-                  scope: config.gateway.scopeHeader,
-                },
+                identityHeaders,
               }
             : undefined,
           verifyToken: config.verifyToken,

@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InputError, LoginRefusedError } from '../../provider/index.ts';
 import type { LoginRefusal, Provider } from '../../provider/index.ts';
 import { ADMIN, bare, TAGS } from '../route-schemas.ts';
-import { BearerRefusal, guardBearerService } from '../bearer-service.ts';
+import { BearerRefusal, guardBearerService, refusal } from '../bearer-service.ts';
 
 export interface LoginAdminOptions {
   readonly provider: Provider;
@@ -43,19 +43,6 @@ const challenge = {
   minLength: 1,
   description: 'The `login_challenge` your login app received.',
 } as const;
-
-const refusal = (description: string) => ({
-  description,
-  content: {
-    'application/json': {
-      schema: {
-        type: 'object',
-        properties: { error: { type: 'string' }, error_description: { type: 'string' } },
-        required: ['error', 'error_description'],
-      },
-    },
-  },
-});
 
 const redirectTo = {
   description: 'Where to send the browser now.',

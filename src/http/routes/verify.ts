@@ -13,7 +13,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isFormContentType, OAuthError } from '../../protocol/index.ts';
 import type { IncomingRequest, Provider } from '../../provider/index.ts';
-import { BearerRefusal, guardBearerService } from '../bearer-service.ts';
+import { BearerRefusal, guardBearerService, refusal } from '../bearer-service.ts';
 import { failureAnswer } from '../error-reply.ts';
 import type { TransportSettings } from '../incoming-request.ts';
 import { TAGS } from '../route-schemas.ts';
@@ -34,19 +34,6 @@ const pairs = {
   type: 'array',
   items: { type: 'array', prefixItems: [text, text], minItems: 2, maxItems: 2 },
 } as const;
-
-const refusal = (description: string) => ({
-  description,
-  content: {
-    'application/json': {
-      schema: {
-        type: 'object',
-        properties: { error: text, error_description: text },
-        required: ['error', 'error_description'],
-      },
-    },
-  },
-});
 
 const schema = {
   tags: [TAGS.resources],
