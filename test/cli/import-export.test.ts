@@ -325,8 +325,9 @@ describe('latchkey import: what it refuses and reports', () => {
       const file = withFile(space, 'credentials.jsonl', credentialLines);
       const result = await space.run(['import', file, '--create-owners', '--dry-run']);
       assert.equal(result.code, 0, result.stderr);
-      // Nothing on disk either: no database, no key file (serve would then take it as made).
-      assert.deepEqual(readdirSync(space.dir), []);
+      // Nothing on disk either: no database, no key file (serve would then take it as made);
+      // only the file read.
+      assert.deepEqual(readdirSync(space.dir), ['credentials.jsonl']);
       assert.match(result.stdout, /^Dry run: nothing was written\.$/m);
       assert.match(result.stdout, /^Clients: 3 to create, 0 to update, 0 unchanged/m);
       assert.match(result.stdout, /^Tokens: +6 to create/m);
