@@ -147,9 +147,17 @@ export function describeRateLimits(
     });
 
     it('counts failures with made-up client keys per address: no counter per key, refused once over', async () => {
-      // An instance on the same store whose policy allows 5 failures a minute.
-      const provider = createProvider({ store: first.store, policy: { failuresPerMinute: 5 } });
-      const app = await buildApp({ provider, maintenance: false });
+      // Instances whose policy allows 5 failures a minute, on each store (with Redis, two
+      // instances sharing the count; else one), sent the flood in turn.
+      const apps = await Promise.all(
+        [...new Set([first.store, second.store])].map((store) =>
+          buildApp({
+            provider: createProvider({ store, policy: { failuresPerMinute: 5 } }),
+            maintenance: false,
+          }),
+        ),
+      );
+      let turn = 0;
       try {
         const keys = Array.from({ length: 20 }, () => `made-up-${randomBytes(8).toString('hex')}`);
         const inject = (remoteAddress: string, key: string) => {
@@ -158,7 +166,7 @@ export function describeRateLimits(
             url: 'http://127.0.0.1/api/me',
             client: { key, secret: 'anything' },
           });
-          return app.inject({
+          return apps[turn++ % apps.length]!.inject({
             method: 'GET',
             url: '/api/me',
             remoteAddress,
@@ -175,7 +183,7 @@ export function describeRateLimits(
         // Another address is not refused for it.
         assert.equal((await inject('198.51.100.45', keys[0]!)).statusCode, 401);
       } finally {
-        await app.close();
+        for (const app of apps) await app.close();
       }
     });
   });
