@@ -2,6 +2,8 @@
 // docs/edge.md run as written in front of it, each receiving real signed requests.
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
+import fc from 'fast-check';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -170,6 +172,87 @@ describe('POST /verify: the verdict on a described request, for a service holdin
     assert.equal(altered.oauth_problem, 'body_hash_invalid');
     const kept = JSON.parse((await post(latchkey, describe(json), `Bearer ${VERIFY_TOKEN}`)).body);
     assert.equal(kept.ok, true, JSON.stringify(kept));
+  });
+
+  it('refuses an oversized body with 413 in the one refusal shape, and still answers after', async () => {
+    const answer = await ask({
+      port: latchkey.port,
+      method: 'POST',
+      path: '/verify',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${VERIFY_TOKEN}` },
+      body: JSON.stringify({ method: 'GET', url: 'https://a.test/', body: 'x'.repeat(200_000) }),
+    });
+    assert.equal(answer.status, 413, answer.body);
+    assert.ok(typeof JSON.parse(answer.body).error === 'string');
+    const request = signed();
+    const next = await post(
+      latchkey,
+      { method: 'GET', url: request.url, authorization: request.headers['Authorization'] },
+      `Bearer ${VERIFY_TOKEN}`,
+    );
+    assert.equal(JSON.parse(next.body).ok, true);
+  });
+
+  it('answers a flood from one address, each refused, and still verifies after it', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        post(latchkey, { method: 'GET', url: 'https://a.test/' }, `Bearer wrong-${index}`),
+      ),
+    );
+    assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([401]));
+    const request = signed();
+    const after = await post(
+      latchkey,
+      { method: 'GET', url: request.url, authorization: request.headers['Authorization'] },
+      `Bearer ${VERIFY_TOKEN}`,
+    );
+    assert.equal(JSON.parse(after.body).ok, true);
+  });
+
+  it('a body sent slowly and then abandoned leaves the API answering', async () => {
+    const socket = connect(latchkey.port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      'POST /verify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+        `Authorization: Bearer ${VERIFY_TOKEN}\r\nContent-Length: 1000\r\n\r\n{"method":`,
+    );
+    const request = signed();
+    const during = await post(
+      latchkey,
+      { method: 'GET', url: request.url, authorization: request.headers['Authorization'] },
+      `Bearer ${VERIFY_TOKEN}`,
+    );
+    assert.equal(JSON.parse(during.body).ok, true);
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.destroy();
+    await closed;
+    assert.equal((await ask({ port: latchkey.port, path: '/healthz' })).status, 200);
+  });
+
+  it('never answers 500 to any JSON a caller holding the credential sends', async () => {
+    const value = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean());
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.record(
+            {
+              method: value,
+              url: fc.oneof(value, fc.webUrl()),
+              authorization: value,
+              body: value,
+              contentType: value,
+            },
+            { requiredKeys: [] },
+          ),
+          fc.jsonValue(),
+        ),
+        async (body) => {
+          const answer = await post(latchkey, body, `Bearer ${VERIFY_TOKEN}`);
+          assert.ok(answer.status < 500, `${answer.status} ${answer.body}`);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('is described in /openapi.json', async () => {
