@@ -77,7 +77,7 @@ export interface Fault {
 const latchkeyMissing = () =>
   existsSync(`${ROOT}src/http/app.ts`) ? undefined : 'not available yet (src/http/app.ts)';
 const gatewayMissing = () =>
-  existsSync(`${ROOT}src/http/gateway.ts`)
+  existsSync(`${ROOT}src/http/gateway/gateway.ts`) || existsSync(`${ROOT}src/http/gateway.ts`)
     ? latchkeyMissing()
     : 'not available yet: the gateway does not exist';
 

@@ -39,18 +39,18 @@ export type { Policy, PolicyOverrides, SignInLimits } from './provider/policy.ts
 export type { IncomingRequest, VerifiedRequest } from './provider/request.ts';
 export type { CallerOwner, VerifiedCaller, VerifiedResourceRequest } from './provider/caller.ts';
 /** Where owners sign in: Latchkey's accounts, an OpenID Connect provider, a login app. */
-export type { IdentityOptions } from './provider/identity.ts';
-export type { ExternalIdentity } from './provider/owners.ts';
-export type { ClientRegistration } from './provider/clients.ts';
-export type { TokenIssue } from './provider/tokens.ts';
-export type { Approval, ApproveOptions, AuthorizationRequest } from './provider/authorization.ts';
-export type { Connection } from './provider/connections.ts';
-export type { LtiLaunch } from './provider/lti-launch.ts';
+export type { IdentityOptions } from './provider/accounts/identity.ts';
+export type { ExternalIdentity } from './provider/accounts/owners.ts';
+export type { ClientRegistration } from './provider/clients/clients.ts';
+export type { TokenIssue } from './provider/flow/tokens.ts';
+export type { Approval, ApproveOptions, AuthorizationRequest } from './provider/flow/authorization.ts';
+export type { Connection } from './provider/flow/connections.ts';
+export type { LtiLaunch } from './provider/lti/lti-launch.ts';
 export type { ExportOptions, ExportedRecord } from './provider/transfer/export.ts';
 export type { ImportOptions, ImportSession } from './provider/transfer/import.ts';
 /** Refusals of the provider's operations: bad input (422), nothing there (404), a login refused. */
 export { InputError, NotFoundError } from './provider/input-error.ts';
-export { LoginRefusedError } from './provider/logins.ts';
+export { LoginRefusedError } from './provider/accounts/logins.ts';
 
 // The records the provider hands out, and the stores that keep them.
 
@@ -79,8 +79,8 @@ export type { BuildOptions, PagesContext } from './http/app.ts';
 /** buildApp with the people-facing pages registered. */
 export { buildServer } from './server.ts';
 export type { AppOptions, FlowPaths } from './http/options.ts';
-export type { GatewayOptions, IdentityHeaderNames } from './http/gateway.ts';
-export type { GatewayAccess, GatewayRule } from './http/gateway-rules.ts';
+export type { GatewayOptions, IdentityHeaderNames } from './http/gateway/gateway.ts';
+export type { GatewayAccess, GatewayRule } from './http/gateway/rules.ts';
 /** The pages (sign-in, consent, connected apps, developer portal) as a Fastify plugin. */
 export { IdentityProviderError, webPlugin } from './web/index.ts';
 export type { WebOptions } from './web/index.ts';

@@ -22,7 +22,7 @@ import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { logDestination } from '../../src/http/access-log.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { parseGatewayRules } from '../../src/http/gateway-rules.ts';
+import { parseGatewayRules } from '../../src/http/gateway/rules.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
 import { announceReady } from './ready.ts';

@@ -163,7 +163,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (options.gateway !== undefined) {
     // Loaded only in gateway mode: the proxy (undici) is start-up time that a deployment
     // without a gateway does not need.
-    const { registerGateway } = await import('./gateway.ts');
+    const { registerGateway } = await import('./gateway/gateway.ts');
     await registerGateway(app, provider, options.gateway, transport);
   }
 

@@ -2,7 +2,7 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { IdentityOptions, Provider } from '../provider/index.ts';
 import type { ForwardAuthOptions } from './edge/forward-auth.ts';
-import type { GatewayOptions } from './gateway.ts';
+import type { GatewayOptions } from './gateway/gateway.ts';
 import type { MetricsOptions } from './metrics-access.ts';
 
 export interface FlowPaths {

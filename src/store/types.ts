@@ -30,21 +30,21 @@ export type * from './records.ts';
 export interface ClientStore {
   /**
    * Throws StoreConflictError when the key exists.
-   * Called by: provider/clients.ts register (CLI, developer portal).
+   * Called by: provider/clients/clients.ts register (CLI, developer portal).
    */
   create(client: NewClient): Promise<Client>;
   /** Called by: the verification step load-credentials (§3.4), authorization describe (§2.2), clients, tokens, connections, import. */
   find(key: string): Promise<Client | undefined>;
-  /** Called by: provider/clients.ts list (CLI, developer portal). */
+  /** Called by: provider/clients/clients.ts list (CLI, developer portal). */
   list(filter?: { readonly developerId?: string }): Promise<Client[]>;
   /**
    * Returns the updated client, or undefined when there is none.
-   * Called by: provider/clients.ts update, setDisabled, rotateSecret.
+   * Called by: provider/clients/clients.ts update, setDisabled, rotateSecret.
    */
   update(key: string, changes: ClientChanges): Promise<Client | undefined>;
   /**
    * Removes the client and every credential issued to it.
-   * Called by: provider/clients.ts remove.
+   * Called by: provider/clients/clients.ts remove.
    */
   remove(key: string): Promise<boolean>;
 }
@@ -52,43 +52,43 @@ export interface ClientStore {
 export interface OwnerStore {
   /**
    * Throws StoreConflictError when the id, the username or the identity exists.
-   * Called by: provider/owners.ts create (local) and signInExternal (first sign-in).
+   * Called by: provider/accounts/owners.ts create (local) and signInExternal (first sign-in).
    */
   create(owner: NewOwner): Promise<Owner>;
   /** Called by: verifyResourceRequest (the caller's owner), sessions resume, owners. */
   findById(id: string): Promise<Owner | undefined>;
-  /** Called by: provider/owners.ts authenticate and get; import. */
+  /** Called by: provider/accounts/owners.ts authenticate and get; import. */
   findByUsername(username: string): Promise<Owner | undefined>;
   /**
    * The owner with this (source, issuer, subject); a missing issuer matches null.
-   * Called by: provider/owners.ts signInExternal; import.
+   * Called by: provider/accounts/owners.ts signInExternal; import.
    */
   findByIdentity(identity: OwnerIdentity): Promise<Owner | undefined>;
-  /** Called by: provider/owners.ts list; export. */
+  /** Called by: provider/accounts/owners.ts list; export. */
   list(): Promise<Owner[]>;
-  /** Called by: provider/owners.ts setPassword. */
+  /** Called by: provider/accounts/owners.ts setPassword. */
   setPasswordHash(id: string, passwordHash: string): Promise<boolean>;
   /**
    * Sets the display name (an external owner's name follows its source); false when unknown.
-   * Called by: provider/owners.ts signInExternal (the name follows its source).
+   * Called by: provider/accounts/owners.ts signInExternal (the name follows its source).
    */
   rename(id: string, name: string): Promise<boolean>;
   /**
    * Removes the owner and every credential issued for it.
-   * Called by: provider/owners.ts remove.
+   * Called by: provider/accounts/owners.ts remove.
    */
   remove(id: string): Promise<boolean>;
 }
 
 export interface TemporaryCredentialStore {
-  /** Called by: provider/temporary-credentials.ts (§2.1). */
+  /** Called by: provider/flow/temporary-credentials.ts (§2.1). */
   create(credential: NewTemporaryCredential): Promise<void>;
   /** Called by: the verification step load-credentials (§2.3 request) and authorization describe (§2.2). */
   find(token: string): Promise<TemporaryCredential | undefined>;
   /**
    * issued and unexpired at `now` → authorized, atomically. Returns false otherwise
    * (already answered, consumed, expired or unknown).
-   * Called by: provider/authorization.ts approve (§2.2).
+   * Called by: provider/flow/authorization.ts approve (§2.2).
    */
   authorize(
     token: string,
@@ -102,22 +102,22 @@ export interface TemporaryCredentialStore {
   ): Promise<boolean>;
   /**
    * issued and unexpired → denied, atomically.
-   * Called by: provider/authorization.ts deny (§2.2).
+   * Called by: provider/flow/authorization.ts deny (§2.2).
    */
   deny(token: string, now: number): Promise<boolean>;
   /**
-   * Counts one verifier try before it is compared (provider/token-credentials.ts), if fewer
+   * Counts one verifier try before it is compared (provider/flow/token-credentials.ts), if fewer
    * than `limit` were counted: an atomic conditional increment, so tries racing on several
    * connections or instances cannot all pass. Returns the try's number (1 to `limit`), or 0
    * when no try is left or the credential is unknown.
-   * Called by: provider/token-credentials.ts (§2.3), before the verifier is compared.
+   * Called by: provider/flow/token-credentials.ts (§2.3), before the verifier is compared.
    */
   recordVerifierAttempt(token: string, limit: number): Promise<number>;
   /**
    * §2.3: authorized, unexpired at `now` and issued to `clientKey` → consumed, and the token
    * credential created, in one atomic step. Returns the consumed credential, or undefined
    * when any condition fails (so a second exchange of the same credential always fails).
-   * Called by: provider/token-credentials.ts (§2.3).
+   * Called by: provider/flow/token-credentials.ts (§2.3).
    */
   exchange(
     token: string,
@@ -137,19 +137,19 @@ export interface TemporaryCredentialStore {
 export interface TokenCredentialStore {
   /**
    * Throws StoreConflictError when the token exists.
-   * Called by: provider/tokens.ts issue (operator-provisioned tokens).
+   * Called by: provider/flow/tokens.ts issue (operator-provisioned tokens).
    */
   create(credential: NewTokenCredential): Promise<TokenCredential>;
   /** Called by: the verification step load-credentials (§3), tokens. */
   find(token: string): Promise<TokenCredential | undefined>;
-  /** Called by: provider/tokens.ts list; connections list. */
+  /** Called by: provider/flow/tokens.ts list; connections list. */
   list(filter?: {
     readonly ownerId?: string;
     readonly clientKey?: string;
   }): Promise<TokenCredential[]>;
   /**
    * Sets revokedAt if not yet revoked; true when this call revoked it.
-   * Called by: provider/tokens.ts revoke; invalidateToken.
+   * Called by: provider/flow/tokens.ts revoke; invalidateToken.
    */
   revoke(token: string, now: number): Promise<boolean>;
   /**
@@ -157,7 +157,7 @@ export interface TokenCredentialStore {
    * `handleHash`, in a session that has not ended at `now`, is deleted and `renewed` created
    * in its place, in one atomic step. Returns the new credential, or undefined when any
    * condition fails (so of two concurrent renewals of one token only one succeeds).
-   * Called by: provider/session-extension.ts (session handle renewal).
+   * Called by: provider/flow/session-extension.ts (session handle renewal).
    */
   renew(
     token: string,
@@ -168,7 +168,7 @@ export interface TokenCredentialStore {
   /**
    * Revokes every live token of an owner for a client (a token whose session can still renew
    * it counts as live, expired or not); returns how many.
-   * Called by: provider/tokens.ts revokeGrant; connections revoke.
+   * Called by: provider/flow/tokens.ts revokeGrant; connections revoke.
    */
   revokeGrant(ownerId: string, clientKey: string, now: number): Promise<number>;
   /**
@@ -203,31 +203,31 @@ export interface NonceStore {
 }
 
 export interface SessionStore {
-  /** Called by: provider/sessions.ts start (sign-in). */
+  /** Called by: provider/accounts/sessions.ts start (sign-in). */
   create(session: Session): Promise<void>;
   /**
    * Returns the session if it exists and has not expired at `now`.
-   * Called by: provider/sessions.ts resume (every page request).
+   * Called by: provider/accounts/sessions.ts resume (every page request).
    */
   find(id: string, now: number): Promise<Session | undefined>;
-  /** Called by: provider/sessions.ts end (sign-out). */
+  /** Called by: provider/accounts/sessions.ts end (sign-out). */
   remove(id: string): Promise<boolean>;
-  /** Called by: provider/owners.ts setPassword. */
+  /** Called by: provider/accounts/owners.ts setPassword. */
   removeForOwner(ownerId: string): Promise<number>;
   /** Called by: provider maintain (periodic upkeep). */
   purgeExpired(now: number): Promise<number>;
 }
 
 export interface LoginChallengeStore {
-  /** Called by: provider/logins.ts begin. */
+  /** Called by: provider/accounts/logins.ts begin. */
   create(challenge: NewLoginChallenge): Promise<void>;
-  /** Called by: provider/logins.ts, to say why a challenge was refused. */
+  /** Called by: provider/accounts/logins.ts, to say why a challenge was refused. */
   find(id: string): Promise<LoginChallenge | undefined>;
-  /** Called by: provider/logins.ts complete (an accepted challenge, by its login verifier). */
+  /** Called by: provider/accounts/logins.ts complete (an accepted challenge, by its login verifier). */
   findByVerifier(verifier: string): Promise<LoginChallenge | undefined>;
   /**
    * pending and unexpired at `now` → accepted with the outcome, atomically; else undefined.
-   * Called by: provider/logins.ts accept (login app).
+   * Called by: provider/accounts/logins.ts accept (login app).
    */
   accept(
     id: string,
@@ -236,13 +236,13 @@ export interface LoginChallengeStore {
   ): Promise<LoginChallenge | undefined>;
   /**
    * pending and unexpired → rejected, atomically; returns it, else undefined.
-   * Called by: provider/logins.ts reject (login app).
+   * Called by: provider/accounts/logins.ts reject (login app).
    */
   reject(id: string, now: number): Promise<LoginChallenge | undefined>;
   /**
    * The browser came back: `pending` (looked up by id) or `accepted` (by verifier), of this
    * browser, unexpired → used, atomically. Returns it, else undefined (nothing changes).
-   * Called by: provider/logins.ts complete and resume (the browser comes back).
+   * Called by: provider/accounts/logins.ts complete and resume (the browser comes back).
    */
   consume(
     from:
@@ -265,10 +265,10 @@ export interface LoginChallengeStore {
 export interface AttemptStore {
   /**
    * Adds one hit for `key` and returns the hits within the window ending at `now`.
-   * Called by: provider/sign-in-throttle.ts allow (password sign-in).
+   * Called by: provider/accounts/sign-in-throttle.ts allow (password sign-in).
    */
   hit(key: string, now: number, windowMs: number): Promise<number>;
-  /** Called by: provider/sign-in-throttle.ts clear (a successful sign-in). */
+  /** Called by: provider/accounts/sign-in-throttle.ts clear (a successful sign-in). */
   reset(key: string): Promise<void>;
 }
 
@@ -337,7 +337,7 @@ export interface RateCounterStore {
    * Counts `hits` (default 1) on `key`, atomically: the hits in its current window (these
    * included) and the milliseconds until that window ends. The first hit starts a window of
    * `windowMs`.
-   * Called by: provider/rate-limits.ts (per-client request and failure limits).
+   * Called by: provider/verify/rate-limits.ts (per-client request and failure limits).
    */
   incr(
     key: string,
@@ -364,13 +364,13 @@ export interface SealedSecretStore {
   /**
    * How a verifier is stored: keyed with the current sealing key (HMAC-SHA256), or its
    * SHA-256 without one (src/store/sealing.ts verifierDigestWith).
-   * Called by: provider/authorization.ts (approve).
+   * Called by: provider/flow/authorization.ts (approve).
    */
   verifierDigest(verifier: string): string;
   /**
    * Whether `verifier` is the one `stored` was made from (under any configured key, or an
    * unkeyed digest), in constant time.
-   * Called by: provider/token-credentials.ts (§2.3).
+   * Called by: provider/flow/token-credentials.ts (§2.3).
    */
   verifierMatches(verifier: string, stored: string): boolean;
 }

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/cli/config/config.ts';
-import { matchRule, parseGatewayRules } from '../../src/http/gateway-rules.ts';
-import type { GatewayRule } from '../../src/http/gateway-rules.ts';
+import { matchRule, parseGatewayRules } from '../../src/http/gateway/rules.ts';
+import type { GatewayRule } from '../../src/http/gateway/rules.ts';
 
 describe('Gateway rules: LTI launch paths', () => {
   it('resolves a launch path as two-legged', () => {

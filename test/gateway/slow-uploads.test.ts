@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { signRequest } from '../../src/client/index.ts';
 import { buildApp } from '../../src/http/app.ts';
-import type { GatewayOptions } from '../../src/http/gateway.ts';
+import type { GatewayOptions } from '../../src/http/gateway/gateway.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import type { Provider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { withoutProtocolParameters } from '../../src/http/gateway.ts';
+import { withoutProtocolParameters } from '../../src/http/gateway/gateway.ts';
 
 describe('withoutProtocolParameters: the query and form body the upstream receives', () => {
   it('keeps a query with no protocol parameter as sent, repeated names included', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { normalizeGatewayPath } from '../../src/http/gateway-path.ts';
-import { matchRule } from '../../src/http/gateway-rules.ts';
+import { normalizeGatewayPath } from '../../src/http/gateway/path.ts';
+import { matchRule } from '../../src/http/gateway/rules.ts';
 import { OAuthError } from '../../src/protocol/index.ts';
 
 describe('RFC 3986 §6.2.2 the gateway path normalization', () => {

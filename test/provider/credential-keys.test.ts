@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { prepareHmacKey, sharedSecretKey } from '../../src/protocol/index.ts';
-import { createCredentialKeys } from '../../src/provider/credential-keys.ts';
+import { createCredentialKeys } from '../../src/provider/verify/credential-keys.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
 import type { Client, Store } from '../../src/store/index.ts';
 import { newClient, newOwner, newToken } from '../stores/contract/fixtures.ts';

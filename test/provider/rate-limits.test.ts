@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OAuthError } from '../../src/protocol/index.ts';
 import { defaultPolicy } from '../../src/provider/policy.ts';
-import { createRateLimits } from '../../src/provider/rate-limits.ts';
+import { createRateLimits } from '../../src/provider/verify/rate-limits.ts';
 import { createMemoryRateCounters } from '../../src/store/memory-rate-counters.ts';
 import type { Client, RateCounterStore } from '../../src/store/index.ts';
 import { newClient } from '../stores/contract/fixtures.ts';

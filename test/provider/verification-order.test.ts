@@ -1,4 +1,4 @@
-// The hot path's order (src/provider/verify-request.ts): cheap checks before lookups, the
+// The hot path's order (src/provider/verify/verify-request.ts): cheap checks before lookups, the
 // signature before the nonce is recorded, so a forged request never burns a client's nonce,
 // and each refusal names the first thing that is wrong.
 import assert from 'node:assert/strict';

@@ -120,7 +120,7 @@ describe('Connected apps and the session extension', () => {
     assert.match(text(page.body), /Session Keeper/);
     const reply = await browser.post('/account/apps/revoke', { client_key: client.key }, page);
     assert.equal(reply.statusCode, 303);
-    // Revoked, so its session handle renews nothing any more (provider/session-extension.ts).
+    // Revoked, so its session handle renews nothing any more (provider/flow/session-extension.ts).
     assert.notEqual((await world.provider.tokens.find(token.token))?.revokedAt ?? null, null);
   });
 });

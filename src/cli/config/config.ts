@@ -31,8 +31,8 @@ import {
   DEFAULT_MAX_UPLOADS_PER_ADDRESS,
   DEFAULT_RESPONSE_TIMEOUT_MS,
   DEFAULT_UPLOAD_TIMEOUT_MS,
-} from '../../http/gateway-defaults.ts';
-import { parseGatewayRules } from '../../http/gateway-rules.ts';
+} from '../../http/gateway/defaults.ts';
+import { parseGatewayRules } from '../../http/gateway/rules.ts';
 import {
   DEFAULT_FORWARD_AUTH_PATH,
   DEFAULT_TRUSTED_EDGES,
@@ -51,8 +51,8 @@ import {
   DEFAULT_NAME_CLAIMS,
   DEFAULT_OIDC_SCOPES,
   issuerProblem,
-} from '../../provider/identity.ts';
-import type { GatewayRule } from '../../http/gateway-rules.ts';
+} from '../../provider/accounts/identity.ts';
+import type { GatewayRule } from '../../http/gateway/rules.ts';
 import { keySetOf } from '../../store/key-file.ts';
 
 export { ConfigError, SettingProblem } from './config-values.ts';

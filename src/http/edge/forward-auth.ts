@@ -19,15 +19,15 @@ import { isFormContentType, OAuthError, percentEncode } from '../../protocol/ind
 import type { IncomingRequest, Provider, VerifiedCaller } from '../../provider/index.ts';
 import { failureAnswer } from '../error-reply.ts';
 import type { FailureAnswer } from '../error-reply.ts';
-import { DEFAULT_IDENTITY_HEADERS } from '../gateway-defaults.ts';
-import type { IdentityHeaderNames } from '../gateway.ts';
-import { normalizeGatewayPath } from '../gateway-path.ts';
-import { matchRule, parseGatewayRules } from '../gateway-rules.ts';
-import type { GatewayRule } from '../gateway-rules.ts';
+import { DEFAULT_IDENTITY_HEADERS } from '../gateway/defaults.ts';
+import type { IdentityHeaderNames } from '../gateway/gateway.ts';
+import { normalizeGatewayPath } from '../gateway/path.ts';
+import { matchRule, parseGatewayRules } from '../gateway/rules.ts';
+import type { GatewayRule } from '../gateway/rules.ts';
 import { keepBodiesForVerification } from '../incoming-request.ts';
 import type { TransportSettings } from '../incoming-request.ts';
-import { launchHeaders } from '../lti-headers.ts';
-import { ltiFailureAnswer } from '../lti-reply.ts';
+import { launchHeaders } from '../lti/lti-headers.ts';
+import { ltiFailureAnswer } from '../lti/lti-reply.ts';
 import { DEFAULT_FORWARD_AUTH_PATH, DEFAULT_TRUSTED_EDGES, edgeCheck } from './edge-addresses.ts';
 
 export interface ForwardAuthOptions {

@@ -16,7 +16,7 @@ import type { LtiLaunch, ResourceOptions } from '../../provider/index.ts';
 import { failureAnswer, sendFailure } from '../error-reply.ts';
 import { isFormContentType } from '../../protocol/index.ts';
 import { incomingFromNode, needsBodyBytes, readBodyBytes } from '../incoming-request.ts';
-import { ltiFailureAnswer } from '../lti-reply.ts';
+import { ltiFailureAnswer } from '../lti/lti-reply.ts';
 import { identifyCaller } from './caller.ts';
 import type { OAuthCaller } from './caller.ts';
 import { DEFAULT_BODY_LIMIT, resourceOf, transportOf } from './options.ts';

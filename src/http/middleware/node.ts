@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { incomingFromNode } from '../incoming-request.ts';
 import type { IncomingRequest, LtiLaunch } from '../../provider/index.ts';
-import { ltiFailureAnswer } from '../lti-reply.ts';
+import { ltiFailureAnswer } from '../lti/lti-reply.ts';
 import { identifyCaller, readSignedBody, writeOAuthFailure } from './caller.ts';
 import type { OAuthCaller } from './caller.ts';
 import { DEFAULT_BODY_LIMIT, resourceOf, transportOf } from './options.ts';

@@ -1,9 +1,9 @@
 /**
  * The two signed flow endpoints (§2.1 temporary credentials, §2.3 token credentials),
  * answered as the spec says: 200, application/x-www-form-urlencoded, and the client's own
- * end of a token (`POST /oauth/invalidate_token`, provider/invalidation.ts), answered alike. They need TLS or an
+ * end of a token (`POST /oauth/invalidate_token`, provider/flow/invalidation.ts), answered alike. They need TLS or an
  * equivalent channel (§2.1, §2.3): the provider refuses them otherwise (403 https_required,
- * provider/steps/check-channel.ts), on the channel incoming-request.ts finds.
+ * provider/verify/check-channel.ts), on the channel incoming-request.ts finds.
  */
 import type { FastifyInstance } from 'fastify';
 import { percentEncode } from '../../protocol/index.ts';

@@ -10,7 +10,7 @@
  * (a client registered by hand before the import is still the same client).
  */
 import type { Client, Owner, TokenCredential } from '../../store/types.ts';
-import { checkKeyMaterial } from '../client-fields.ts';
+import { checkKeyMaterial } from '../clients/client-fields.ts';
 import { InputError } from '../input-error.ts';
 import type { ClientRecord, OwnerRecord, TokenRecord } from './records.ts';
 

@@ -3,7 +3,7 @@
  * InputError naming the field.
  */
 import { InputError } from '../input-error.ts';
-import { checkSubject } from '../owners.ts';
+import { checkSubject } from '../accounts/owners.ts';
 import type { OwnerReference } from './records.ts';
 
 /** ISO 8601 with a date, a time and an offset (Z or ±hh:mm); fractions of a second allowed. */

@@ -6,11 +6,11 @@
  * owner, a client's developer) are resolved later, against the file and the store.
  */
 import type { SignatureMethodRegistry } from '../../protocol/index.ts';
-import { checkClientFields } from '../client-fields.ts';
-import { checkIdentifier, checkSecret } from '../credential-values.ts';
+import { checkClientFields } from '../clients/client-fields.ts';
+import { checkIdentifier, checkSecret } from '../clients/credential-values.ts';
 import { InputError } from '../input-error.ts';
-import { checkSubject, checkUsername, cleanName } from '../owners.ts';
-import { isPasswordHash } from '../passwords.ts';
+import { checkSubject, checkUsername, cleanName } from '../accounts/owners.ts';
+import { isPasswordHash } from '../accounts/passwords.ts';
 import {
   checkKnownFields,
   flag,

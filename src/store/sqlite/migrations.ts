@@ -230,7 +230,7 @@ export function schemaVersion(db: DatabaseSync): number {
  * rather than used with a schema we do not know.
  */
 export function applyMigrations(db: DatabaseSync): number {
-  // Migration 8 digests the stored verifiers as the provider does (src/provider/sessions.ts).
+  // Migration 8 digests the stored verifiers as the provider does (src/provider/accounts/sessions.ts).
   db.function('latchkey_digest', { deterministic: true }, (value) =>
     typeof value === 'string' ? createHash('sha256').update(value).digest('base64url') : value,
   );

@@ -2,7 +2,7 @@
  * Sign-in at the team's OpenID Connect provider, through openid-client (panva): discovery,
  * the authorization code flow with PKCE (S256), `state` and `nonce`, and the ID token's
  * validation (signature, issuer, audience, expiry, nonce) are the library's. Latchkey keeps
- * the state, nonce and PKCE verifier in a login challenge (src/provider/logins.ts), bound to
+ * the state, nonce and PKCE verifier in a login challenge (src/provider/accounts/logins.ts), bound to
  * the browser. Every failure of the provider (down, slow, answering garbage, refusing) is an
  * IdentityProviderError, which the pages show as a clear page; nothing is approved.
  */
@@ -64,7 +64,7 @@ export function createOidcSignIn(identity: OidcIdentity) {
   function configured(): Promise<oidc.Configuration> {
     configuration ??= (async () => {
       const issuer = new URL(identity.issuer);
-      // The configuration refuses any other http issuer (provider/identity.ts issuerProblem).
+      // The configuration refuses any other http issuer (provider/accounts/identity.ts issuerProblem).
       const insecure = issuer.protocol === 'http:';
       return oidc.discovery(
         issuer,

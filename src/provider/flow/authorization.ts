@@ -2,12 +2,12 @@
  * §2.2: resource owner authorization. The web pages call these three: describe what is
  * asked, then approve (verifier, redirect) or deny (redirect with user_refused).
  */
-import { OAuthError } from '../protocol/index.ts';
-import type { Client, Store, TemporaryCredential } from '../store/types.ts';
+import { OAuthError } from '../../protocol/index.ts';
+import type { Client, Store, TemporaryCredential } from '../../store/types.ts';
 import { callbackRedirect } from './callbacks.ts';
-import type { Policy } from './policy.ts';
-import { narrowScope } from './scope.ts';
-import { groupTypingCode, newTypingCode, newVerifier } from './secrets.ts';
+import type { Policy } from '../policy.ts';
+import { narrowScope } from '../scope.ts';
+import { groupTypingCode, newTypingCode, newVerifier } from '../secrets.ts';
 
 export interface AuthorizationDependencies {
   readonly store: Store;

@@ -3,9 +3,9 @@
  * callbacks, one of them exactly, so the authorization page can never send a verifier to
  * an attacker. The redirect appends oauth_token and oauth_verifier after any existing query.
  */
-import { OAuthError, percentEncode } from '../protocol/index.ts';
-import type { Client } from '../store/types.ts';
-import { isLoopbackHost } from './identity.ts';
+import { OAuthError, percentEncode } from '../../protocol/index.ts';
+import type { Client } from '../../store/types.ts';
+import { isLoopbackHost } from '../accounts/identity.ts';
 
 const MAX_CALLBACK_LENGTH = 2048;
 

@@ -5,8 +5,8 @@
  * named `X-LTI-…` (or `X_LTI_…`, which some servers read as the same) is dropped first, on
  * every path, so a caller cannot forge a launch.
  */
-import { percentEncode } from '../protocol/index.ts';
-import type { LtiLaunch } from '../provider/index.ts';
+import { percentEncode } from '../../protocol/index.ts';
+import type { LtiLaunch } from '../../provider/index.ts';
 
 /** The header of each launch field (lower case, as Node keeps them). */
 export const LTI_HEADERS = {

@@ -26,27 +26,27 @@
  *  13. the caller: the owner, from the store's       401 token_revoked (owner removed)  §3
  *      cache, secrets stripped
  */
-import { collectParameters, isFormContentType, OAuthError } from '../protocol/index.ts';
-import type { CollectedParameters, SignatureMethod } from '../protocol/index.ts';
-import type { Store, TokenCredential } from '../store/types.ts';
-import { describeCaller } from './caller.ts';
-import type { VerifiedCaller, VerifiedResourceRequest } from './caller.ts';
-import type { Policy } from './policy.ts';
+import { collectParameters, isFormContentType, OAuthError } from '../../protocol/index.ts';
+import type { CollectedParameters, SignatureMethod } from '../../protocol/index.ts';
+import type { Store, TokenCredential } from '../../store/types.ts';
+import { describeCaller } from '../caller.ts';
+import type { VerifiedCaller, VerifiedResourceRequest } from '../caller.ts';
+import type { Policy } from '../policy.ts';
 import type { RateLimits } from './rate-limits.ts';
 import type {
   IncomingRequest,
   ProtocolParameters,
   RequestKind,
   VerifiedRequest,
-} from './request.ts';
-import { scopeIncludes } from './scope.ts';
-import { checkBodyHash } from './steps/check-body-hash.ts';
-import { checkChannel } from './steps/check-channel.ts';
-import { checkProtocolParameters } from './steps/check-protocol-parameters.ts';
-import { checkClientMethod, checkSignature } from './steps/check-signature.ts';
-import { checkTimestamp } from './steps/check-timestamp.ts';
-import { loadCredentials } from './steps/load-credentials.ts';
-import type { LoadedCredentials } from './steps/load-credentials.ts';
+} from '../request.ts';
+import { scopeIncludes } from '../scope.ts';
+import { checkBodyHash } from './check-body-hash.ts';
+import { checkChannel } from './check-channel.ts';
+import { checkProtocolParameters } from './check-protocol-parameters.ts';
+import { checkClientMethod, checkSignature } from './check-signature.ts';
+import { checkTimestamp } from './check-timestamp.ts';
+import { loadCredentials } from './load-credentials.ts';
+import type { LoadedCredentials } from './load-credentials.ts';
 import type { CredentialKeys } from './credential-keys.ts';
 
 export interface VerifyOptions {

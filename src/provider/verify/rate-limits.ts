@@ -15,10 +15,10 @@
  * Once a source is over its limit, this instance refuses it before any verification work
  * (for a made-up key, before any counting) until the window ends.
  */
-import { collectParameters, OAuthError } from '../protocol/index.ts';
-import type { Client, RateCounterStore } from '../store/types.ts';
-import type { Policy } from './policy.ts';
-import type { IncomingRequest } from './request.ts';
+import { collectParameters, OAuthError } from '../../protocol/index.ts';
+import type { Client, RateCounterStore } from '../../store/types.ts';
+import type { Policy } from '../policy.ts';
+import type { IncomingRequest } from '../request.ts';
 
 const WINDOW_MS = 60_000;
 /** Sources this instance remembers as over their failure limit, at most. */

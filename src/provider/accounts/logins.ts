@@ -8,8 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import { isOAuthError } from '../protocol/index.ts';
-import type { LoginChallenge, Owner, Store } from '../store/types.ts';
+import { isOAuthError } from '../../protocol/index.ts';
+import type { LoginChallenge, Owner, Store } from '../../store/types.ts';
 import { checkSubject, cleanName } from './owners.ts';
 import type { OwnerDirectory } from './owners.ts';
 import { digest } from './sessions.ts';

@@ -6,8 +6,8 @@
  * fields into a typed launch (after), and say where a refused launch may send the person.
  * @see https://www.imsglobal.org/specs/ltiv1p1/implementation-guide
  */
-import { isFormContentType, OAuthError, parseFormUrlEncoded } from '../protocol/index.ts';
-import type { IncomingRequest } from './request.ts';
+import { isFormContentType, OAuthError, parseFormUrlEncoded } from '../../protocol/index.ts';
+import type { IncomingRequest } from '../request.ts';
 
 export const LTI_MESSAGE_TYPE = 'basic-lti-launch-request';
 export const LTI_VERSION = 'LTI-1p0';

@@ -5,9 +5,9 @@
  * password, and keep the display name their source gives them.
  */
 import { randomUUID } from 'node:crypto';
-import type { NewOwner, Owner, OwnerIdentity, Store } from '../store/types.ts';
-import { StoreConflictError } from '../store/types.ts';
-import { InputError, NotFoundError } from './input-error.ts';
+import type { NewOwner, Owner, OwnerIdentity, Store } from '../../store/types.ts';
+import { StoreConflictError } from '../../store/types.ts';
+import { InputError, NotFoundError } from '../input-error.ts';
 import { checkPassword, dummyPasswordHash, hashPassword } from './passwords.ts';
 
 const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;

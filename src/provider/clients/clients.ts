@@ -3,14 +3,14 @@
  * we do it through the CLI and the developer portal).
  */
 import type { EventEmitter } from 'node:events';
-import type { Client, ClientChanges, Store } from '../store/types.ts';
-import { StoreConflictError } from '../store/types.ts';
-import type { SignatureMethodRegistry } from '../protocol/index.ts';
+import type { Client, ClientChanges, Store } from '../../store/types.ts';
+import { StoreConflictError } from '../../store/types.ts';
+import type { SignatureMethodRegistry } from '../../protocol/index.ts';
 import { checkClientFields, checkKeyMaterial } from './client-fields.ts';
 import type { ClientFields } from './client-fields.ts';
 import { checkIdentifier, checkSecret } from './credential-values.ts';
-import { InputError, NotFoundError } from './input-error.ts';
-import { newIdentifier, newSecret } from './secrets.ts';
+import { InputError, NotFoundError } from '../input-error.ts';
+import { newIdentifier, newSecret } from '../secrets.ts';
 
 export interface ClientRegistration {
   readonly name: string;

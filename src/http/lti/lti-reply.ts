@@ -8,10 +8,10 @@
  * `oauth_problem` (an unsigned or forged launch names whatever return URL it likes). A store
  * outage or an unexpected error is answered as on every route.
  */
-import { OAuthError } from '../protocol/index.ts';
-import { LaunchRefusal } from '../provider/index.ts';
-import { failureAnswer } from './error-reply.ts';
-import type { FailureAnswer } from './error-reply.ts';
+import { OAuthError } from '../../protocol/index.ts';
+import { LaunchRefusal } from '../../provider/index.ts';
+import { failureAnswer } from '../error-reply.ts';
+import type { FailureAnswer } from '../error-reply.ts';
 
 export function ltiFailureAnswer(error: unknown, realm: string): FailureAnswer {
   if (!(error instanceof OAuthError)) return failureAnswer(error, realm);

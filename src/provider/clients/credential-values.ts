@@ -6,7 +6,7 @@
  * unreserved ones (secrets.ts). RFC 5849 §3.4.2 and §3.4.4 percent-encode the secrets into the
  * key, so the characters never reach the wire unencoded.
  */
-import { InputError } from './input-error.ts';
+import { InputError } from '../input-error.ts';
 
 /** Longest client key or token identifier, in UTF-8 bytes (the protocol check's bound). */
 export const MAX_IDENTIFIER_BYTES = 255;

@@ -8,7 +8,7 @@
 import { OAuthError } from '../../protocol/index.ts';
 import type { SignatureKeys } from '../../protocol/index.ts';
 import type { Client, Store, TemporaryCredential, TokenCredential } from '../../store/types.ts';
-import type { CredentialKeys } from '../credential-keys.ts';
+import type { CredentialKeys } from './credential-keys.ts';
 import type { ProtocolParameters, RequestKind } from '../request.ts';
 
 /** The credentials of one request, with the key material its signature method needs. */

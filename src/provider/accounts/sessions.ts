@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import type { Owner, Store } from '../store/types.ts';
+import type { Owner, Store } from '../../store/types.ts';
 
 /** The stored form of a cookie value (sessions, login browser bindings, challenges). */
 export function digest(value: string): string {

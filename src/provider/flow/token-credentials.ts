@@ -4,15 +4,15 @@
  * counted before it is compared).
  * The exchange itself is one atomic store step, so a credential is consumed once only.
  */
-import { OAuthError } from '../protocol/index.ts';
-import type { Store, TemporaryCredential } from '../store/types.ts';
-import type { Policy } from './policy.ts';
-import type { IncomingRequest } from './request.ts';
-import { newIdentifier, newSecret, normalizeTypingCode } from './secrets.ts';
+import { OAuthError } from '../../protocol/index.ts';
+import type { Store, TemporaryCredential } from '../../store/types.ts';
+import type { Policy } from '../policy.ts';
+import type { IncomingRequest } from '../request.ts';
+import { newIdentifier, newSecret, normalizeTypingCode } from '../secrets.ts';
 import { sessionGrant, startSession } from './session-extension.ts';
 import type { IssuedTokenCredentials } from './session-extension.ts';
-import { verifyRequest } from './verify-request.ts';
-import type { VerifyDependencies } from './verify-request.ts';
+import { verifyRequest } from '../verify/verify-request.ts';
+import type { VerifyDependencies } from '../verify/verify-request.ts';
 
 export interface TokenDependencies extends VerifyDependencies {
   readonly store: Store;

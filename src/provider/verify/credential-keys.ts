@@ -10,9 +10,9 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { parseRsaPublicKey, prepareHmacKey, sharedSecretKey } from '../protocol/index.ts';
-import type { HmacDigest, HmacKey, PreparedKeys } from '../protocol/index.ts';
-import type { Client, TokenCredential } from '../store/types.ts';
+import { parseRsaPublicKey, prepareHmacKey, sharedSecretKey } from '../../protocol/index.ts';
+import type { HmacDigest, HmacKey, PreparedKeys } from '../../protocol/index.ts';
+import type { Client, TokenCredential } from '../../store/types.ts';
 
 /** Parsed public keys kept (about 1 KiB each); past it the least recently used goes. */
 const PUBLIC_KEYS_KEPT = 10_000;

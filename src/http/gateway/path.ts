@@ -13,7 +13,7 @@
  * match it, the upstream receives exactly it, byte for byte, and nothing re-parses it on the
  * way, so what was decided is what is served (docs/gateway.md).
  */
-import { OAuthError } from '../protocol/index.ts';
+import { OAuthError } from '../../protocol/index.ts';
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 /** Escapes no two servers agree on: `/`, `\`, NUL and `;`. */

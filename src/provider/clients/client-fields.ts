@@ -2,11 +2,11 @@
  * What a client may register (§1.1 leaves the client's details to the server): the rules for
  * each field and for its key material, shared by registration, updates and import.
  */
-import { parseRsaPublicKey } from '../protocol/index.ts';
-import type { SignatureMethodRegistry } from '../protocol/index.ts';
-import type { Client } from '../store/types.ts';
-import { parseCallbackUri } from './callbacks.ts';
-import { InputError } from './input-error.ts';
+import { parseRsaPublicKey } from '../../protocol/index.ts';
+import type { SignatureMethodRegistry } from '../../protocol/index.ts';
+import type { Client } from '../../store/types.ts';
+import { parseCallbackUri } from '../flow/callbacks.ts';
+import { InputError } from '../input-error.ts';
 
 /** The fields a registration, an update or an imported record may give. */
 export interface ClientFields {

@@ -10,32 +10,32 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { OAuthError, percentDecode, percentEncode } from '../protocol/index.ts';
-import type { LtiLaunch, Provider } from '../provider/index.ts';
-import { latchkeyCookieNames } from './cookie-names.ts';
-import { connectionOptions, createUpstream, isHopByHop } from './gateway-forward.ts';
-import type { UpstreamHeaders } from './gateway-forward.ts';
-import { normalizeGatewayPath } from './gateway-path.ts';
+import { OAuthError, percentDecode, percentEncode } from '../../protocol/index.ts';
+import type { LtiLaunch, Provider } from '../../provider/index.ts';
+import { latchkeyCookieNames } from '../cookie-names.ts';
+import { connectionOptions, createUpstream, isHopByHop } from './forward.ts';
+import type { UpstreamHeaders } from './forward.ts';
+import { normalizeGatewayPath } from './path.ts';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDENTITY_HEADERS,
   DEFAULT_MAX_UPLOADS_PER_ADDRESS,
   DEFAULT_RESPONSE_TIMEOUT_MS,
   DEFAULT_UPLOAD_TIMEOUT_MS,
-} from './gateway-defaults.ts';
-import { matchRule, parseGatewayRules } from './gateway-rules.ts';
-import type { GatewayRule } from './gateway-rules.ts';
+} from './defaults.ts';
+import { matchRule, parseGatewayRules } from './rules.ts';
+import type { GatewayRule } from './rules.ts';
 import {
   clientOrigin,
   needsBodyBytes,
   readBodyBytes,
   toIncomingRequest,
-} from './incoming-request.ts';
-import type { TransportSettings } from './incoming-request.ts';
-import { isLtiHeader, launchHeaders } from './lti-headers.ts';
-import { ltiFailureAnswer } from './lti-reply.ts';
-import { identifyCaller } from './middleware/caller.ts';
-import type { OAuthCaller } from './middleware/caller.ts';
+} from '../incoming-request.ts';
+import type { TransportSettings } from '../incoming-request.ts';
+import { isLtiHeader, launchHeaders } from '../lti/lti-headers.ts';
+import { ltiFailureAnswer } from '../lti/lti-reply.ts';
+import { identifyCaller } from '../middleware/caller.ts';
+import type { OAuthCaller } from '../middleware/caller.ts';
 
 export interface IdentityHeaderNames {
   readonly client: string;
@@ -198,7 +198,7 @@ export async function registerGateway(
       // header cannot carry; a key Latchkey generated is unreserved and unchanged.
       headers[client] = percentEncode(caller.client.key);
       if (caller.owner !== null) {
-        // A subject is visible ASCII (provider/owners.ts); a name may be any text, so it is
+        // A subject is visible ASCII (provider/accounts/owners.ts); a name may be any text, so it is
         // percent-encoded to survive as a header value.
         headers[owner] = caller.owner.subject;
         headers[ownerName] = encodeURIComponent(caller.owner.name);

@@ -10,13 +10,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import { collectParameters, constantTimeEqual, OAuthError } from '../protocol/index.ts';
-import type { Client, NewTokenCredential, TokenCredential } from '../store/types.ts';
-import type { Policy } from './policy.ts';
-import type { IncomingRequest } from './request.ts';
-import { newIdentifier, newSecret } from './secrets.ts';
-import { verifyRequest } from './verify-request.ts';
-import type { VerifyDependencies } from './verify-request.ts';
+import { collectParameters, constantTimeEqual, OAuthError } from '../../protocol/index.ts';
+import type { Client, NewTokenCredential, TokenCredential } from '../../store/types.ts';
+import type { Policy } from '../policy.ts';
+import type { IncomingRequest } from '../request.ts';
+import { newIdentifier, newSecret } from '../secrets.ts';
+import { verifyRequest } from '../verify/verify-request.ts';
+import type { VerifyDependencies } from '../verify/verify-request.ts';
 
 /** What a token response adds for a session (seconds are whole, rounded down). */
 export interface SessionGrant {

@@ -1,12 +1,12 @@
 /** §2.1: the temporary credential request, verified, then answered with new credentials. */
-import type { Store } from '../store/types.ts';
+import type { Store } from '../../store/types.ts';
 import { checkCallback } from './callbacks.ts';
-import type { Policy } from './policy.ts';
-import type { IncomingRequest } from './request.ts';
-import { checkRequestedScope } from './scope.ts';
-import { newIdentifier, newSecret } from './secrets.ts';
-import { verifyRequest } from './verify-request.ts';
-import type { VerifyDependencies } from './verify-request.ts';
+import type { Policy } from '../policy.ts';
+import type { IncomingRequest } from '../request.ts';
+import { checkRequestedScope } from '../scope.ts';
+import { newIdentifier, newSecret } from '../secrets.ts';
+import { verifyRequest } from '../verify/verify-request.ts';
+import type { VerifyDependencies } from '../verify/verify-request.ts';
 
 export interface IssuedTemporaryCredentials {
   readonly token: string;

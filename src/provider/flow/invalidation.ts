@@ -10,11 +10,11 @@
  * refuses a revoked token). Any other expired token is already dead: 401 token_expired.
  */
 import type { EventEmitter } from 'node:events';
-import { OAuthError } from '../protocol/index.ts';
-import type { IncomingRequest } from './request.ts';
+import { OAuthError } from '../../protocol/index.ts';
+import type { IncomingRequest } from '../request.ts';
 import { usableUntil } from './session-extension.ts';
-import { verifyRequest } from './verify-request.ts';
-import type { VerifyDependencies } from './verify-request.ts';
+import { verifyRequest } from '../verify/verify-request.ts';
+import type { VerifyDependencies } from '../verify/verify-request.ts';
 
 export interface InvalidationDependencies extends VerifyDependencies {
   readonly events: EventEmitter;

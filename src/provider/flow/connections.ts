@@ -4,8 +4,8 @@
  * used and until when (§2.3 "the owner should be able to revoke"). Revoking a connection
  * revokes every token of that client for that owner; the next signed request is refused.
  */
-import type { Client, Store, TokenCredential } from '../store/types.ts';
-import { parseScope } from './scope.ts';
+import type { Client, Store, TokenCredential } from '../../store/types.ts';
+import { parseScope } from '../scope.ts';
 import { usableUntil } from './session-extension.ts';
 
 export interface Connection {

@@ -4,13 +4,13 @@
  * request, and announced on `events` so caches on other instances can drop the token.
  */
 import type { EventEmitter } from 'node:events';
-import type { Store, TokenCredential } from '../store/types.ts';
-import { StoreConflictError } from '../store/types.ts';
-import { checkIdentifier, checkSecret } from './credential-values.ts';
-import { InputError, NotFoundError } from './input-error.ts';
-import type { Policy } from './policy.ts';
-import { checkRequestedScope } from './scope.ts';
-import { newIdentifier, newSecret } from './secrets.ts';
+import type { Store, TokenCredential } from '../../store/types.ts';
+import { StoreConflictError } from '../../store/types.ts';
+import { checkIdentifier, checkSecret } from '../clients/credential-values.ts';
+import { InputError, NotFoundError } from '../input-error.ts';
+import type { Policy } from '../policy.ts';
+import { checkRequestedScope } from '../scope.ts';
+import { newIdentifier, newSecret } from '../secrets.ts';
 
 export interface TokenIssue {
   readonly clientKey: string;

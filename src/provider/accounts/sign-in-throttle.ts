@@ -19,8 +19,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import type { Store } from '../store/types.ts';
-import type { SignInLimits } from './policy.ts';
+import type { Store } from '../../store/types.ts';
+import type { SignInLimits } from '../policy.ts';
 
 /** The answer to one attempt: try the password, or wait this many seconds. */
 export type SignInVerdict =
