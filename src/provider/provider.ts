@@ -2,10 +2,13 @@
  * The provider: every rule of the service behind one object, framework-free. HTTP adapters,
  * the web pages and the CLI all go through it, so a rule lives in one place.
  */
-import { EventEmitter } from 'node:events';
 import { OAuthError } from '../protocol/index.ts';
 import type { SealedSecretStore, Store } from '../store/types.ts';
-import { approveAuthorization, describeAuthorization, denyAuthorization } from './flow/authorization.ts';
+import {
+  approveAuthorization,
+  describeAuthorization,
+  denyAuthorization,
+} from './flow/authorization.ts';
 import type { ApproveOptions } from './flow/authorization.ts';
 import { describeCaller } from './caller.ts';
 import { createCredentialKeys } from './verify/credential-keys.ts';
@@ -25,6 +28,7 @@ import { purgeClock } from './purge-clock.ts';
 import type { IncomingRequest } from './request.ts';
 import { createSessionBook } from './accounts/sessions.ts';
 import { createAuditTrail, type AuditTrail } from './audit.ts';
+import { createProviderEvents, type ProviderEvents } from './events.ts';
 import { createSignInThrottle } from './accounts/sign-in-throttle.ts';
 import { invalidateToken } from './flow/invalidation.ts';
 import { carriesSessionHandle, renewTokenCredentials } from './flow/session-extension.ts';
@@ -94,7 +98,7 @@ export interface Provider {
   /** The rules in force (defaults merged with the overrides given). */
   readonly policy: Policy;
   /** What happened, for metrics, logs and cache invalidation (docs/events.md). */
-  readonly events: EventEmitter;
+  readonly events: ProviderEvents;
   /** The audit trail of security events (docs/security.md "The audit trail"). */
   readonly audit: AuditTrail;
   /** Secrets at rest: rows per sealing key, and re-sealing under the current key. */
@@ -174,7 +178,7 @@ export function createProvider(options: ProviderOptions): Provider {
     now,
     options.monotonicNow ?? (options.now === undefined ? () => performance.now() : now),
   );
-  const events = new EventEmitter();
+  const events = createProviderEvents();
   const deps = { store, policy, now, keys: createCredentialKeys() };
   const rateLimits = createRateLimits(store.rateCounters, policy, now);
   const resourceDeps = { ...deps, rateLimits };
