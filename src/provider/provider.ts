@@ -130,7 +130,15 @@ export interface Provider {
   /** §2.2: the owner's decision, for the pages and for embedders who render their own. */
   readonly authorization: {
     describe(token: string): Promise<AuthorizationRequest>;
-    approve(token: string, ownerId: string, approve?: ApproveOptions): Promise<Approval>;
+    /**
+     * `request`: the token, or what `describe` returned for it in the same request (not read
+     * again; the store still refuses a request answered or expired since, atomically).
+     */
+    approve(
+      request: string | AuthorizationRequest,
+      ownerId: string,
+      approve?: ApproveOptions,
+    ): Promise<Approval>;
     /** Approves for a person of the embedder's own user base, named by subject. */
     approveFor(
       token: string,
@@ -243,21 +251,27 @@ export function createProvider(options: ProviderOptions): Provider {
       return owner;
     },
   };
-  async function approve(token: string, ownerId: string, options?: ApproveOptions) {
-    const { client } = await describeAuthorization(deps, token);
-    const approval = await approveAuthorization(deps, token, ownerId, options);
+  // Described once, then answered: the store re-checks the request as it writes (§2.2).
+  async function approve(
+    request: string | AuthorizationRequest,
+    ownerId: string,
+    options?: ApproveOptions,
+  ) {
+    const asked =
+      typeof request === 'string' ? await describeAuthorization(deps, request) : request;
+    const approval = await approveAuthorization(deps, asked, ownerId, options);
     events.emit('authorization.granted', {
       ownerId,
-      clientKey: client.key,
+      clientKey: asked.client.key,
       scope: options?.scope,
       lifetime: options?.lifetime,
     });
     return approval;
   }
   async function deny(token: string, ownerId?: string) {
-    const described = await describeAuthorization(deps, token).catch(() => undefined);
-    const denied = await denyAuthorization(deps, token);
-    events.emit('authorization.denied', { ownerId, clientKey: described?.client.key });
+    const asked = await describeAuthorization(deps, token);
+    const denied = await denyAuthorization(deps, asked);
+    events.emit('authorization.denied', { ownerId, clientKey: asked.client.key });
     return denied;
   }
   const tokens = createTokenLedger(store, policy, now, events);
@@ -308,12 +322,12 @@ export function createProvider(options: ProviderOptions): Provider {
         options?: ApproveOptions,
       ) {
         // Check the request first, so a dead link creates no owner.
-        await describeAuthorization(deps, token);
+        const asked = await describeAuthorization(deps, token);
         const owner = await owners.signInExternal({
           ...person,
           source: person.source ?? 'delegated',
         });
-        return approve(token, owner.id, options);
+        return approve(asked, owner.id, options);
       },
       deny,
     },
