@@ -2,9 +2,9 @@
  * The audit trail (docs/security.md "The audit trail"): each security event the provider
  * announces on `provider.events` is stored (who, what, when, from which address; never a
  * secret) and announced again as `audit`, which the HTTP layer writes as one log line. The
- * address comes from the request being served: the pages and the admin API run each request
- * `within` its context (AsyncLocalStorage); an event outside any request is the operator's
- * (the CLI).
+ * address comes from the request being served: the pages, the admin API and the client's
+ * token and invalidation requests run `within` their context (AsyncLocalStorage); an event
+ * outside any request is the operator's (the CLI).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EventEmitter } from 'node:events';
