@@ -43,7 +43,17 @@ export type { IdentityOptions } from './provider/accounts/identity.ts';
 export type { ExternalIdentity } from './provider/accounts/owners.ts';
 export type { ClientRegistration } from './provider/clients/clients.ts';
 export type { TokenIssue } from './provider/flow/tokens.ts';
-export type { Approval, ApproveOptions, AuthorizationRequest } from './provider/flow/authorization.ts';
+export type {
+  Approval,
+  ApproveOptions,
+  AuthorizationRequest,
+} from './provider/flow/authorization.ts';
+/** What `provider.events` announces: each event's name and payload (docs/events.md). */
+export type {
+  ProviderEventName,
+  ProviderEventPayloads,
+  ProviderEvents,
+} from './provider/events.ts';
 export type { Connection } from './provider/flow/connections.ts';
 export type { LtiLaunch } from './provider/lti/lti-launch.ts';
 export type { ExportOptions, ExportedRecord } from './provider/transfer/export.ts';

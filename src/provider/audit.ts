@@ -2,13 +2,14 @@
  * The audit trail (docs/security.md "The audit trail"): each security event the provider
  * announces on `provider.events` is stored (who, what, when, from which address; never a
  * secret) and announced again as `audit`, which the HTTP layer writes as one log line. The
- * address comes from the request being served: the pages and the admin API run each request
- * `within` its context (AsyncLocalStorage); an event outside any request is the operator's
- * (the CLI).
+ * address comes from the request being served: the pages, the admin API and the client's
+ * token and invalidation requests run `within` their context (AsyncLocalStorage); an event
+ * outside any request is the operator's (the CLI).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EventEmitter } from 'node:events';
 import type { AuditActor, AuditEvent, NewAuditEvent, Store } from '../store/types.ts';
+import type { ProviderEventName, ProviderEventPayloads, ProviderEvents } from './events.ts';
 
 export interface AuditContext {
   /** The client's address, as the trusted proxy (if any) gave it. */
@@ -17,58 +18,157 @@ export interface AuditContext {
   readonly actor?: AuditActor | undefined;
 }
 
-type Facts = Record<string, unknown>;
-
-interface Mapping {
-  readonly ownerId?: (facts: Facts) => unknown;
-  readonly clientKey?: (facts: Facts) => unknown;
+/** What of one event the trail keeps. */
+export interface AuditMapping<Payload> {
+  /** When the event happens, as docs/security.md's table says it (generated from here). */
+  readonly when: string;
+  readonly ownerId?: (facts: Payload) => string | null | undefined;
+  readonly clientKey?: (facts: Payload) => string | null | undefined;
   /** The actor when a request is being served (outside one: the operator). */
   readonly actor: AuditActor;
   /** The facts kept in `detail`; none of them may be a secret. */
-  readonly detail?: readonly string[];
+  readonly detail?: ReadonlyArray<keyof Payload & string>;
 }
 
-const owner = (facts: Facts) => facts.ownerId;
-const client = (facts: Facts) => facts.clientKey;
+/** Every event of `provider.events`: its mapping, or null when it is not audited on purpose. */
+export type AuditTable = {
+  readonly [Name in ProviderEventName]: AuditMapping<ProviderEventPayloads[Name]> | null;
+};
 
-/** Every audited event of `provider.events` and what of it is kept. */
-export const auditedEvents: Readonly<Record<string, Mapping>> = {
-  'owner.signed-in': { ownerId: owner, actor: 'owner', detail: ['source'] },
-  'owner.sign-in-refused': { ownerId: owner, actor: 'owner', detail: ['kind', 'reason'] },
+type Facts = Readonly<Record<string, unknown>>;
+
+const owner = (facts: { readonly ownerId?: string | undefined }) => facts.ownerId;
+const client = (facts: { readonly clientKey?: string | undefined }) => facts.clientKey;
+
+/** Every event of `provider.events` and what of it is kept (docs/security.md "The audit trail"). */
+export const auditedEvents: AuditTable = {
+  'owner.signed-in': {
+    when: 'an owner signed in on the pages, from any identity source',
+    ownerId: owner,
+    actor: 'owner',
+    detail: ['source'],
+  },
+  'owner.sign-in-refused': {
+    when: 'a sign-in was refused: a wrong password (`reason: "password"` with the id of the account the username named, or `reason: "unknown-username"` when it named none; never the name as typed), a refused login challenge or verifier, or the login app\'s rejection',
+    ownerId: owner,
+    actor: 'owner',
+    detail: ['kind', 'reason'],
+  },
   // Once per address and window: the refusals after it are not recorded one by one.
-  'owner.sign-in-throttled': { actor: 'owner', detail: ['limit', 'retryAfterSeconds'] },
+  'owner.sign-in-throttled': {
+    when: 'an address went past the per-address sign-in cap: once per window, not once per refused request',
+    actor: 'owner',
+    detail: ['limit', 'retryAfterSeconds'],
+  },
   'authorization.granted': {
+    when: 'an owner allowed an authorization request (§2.2)',
     ownerId: owner,
     clientKey: client,
     actor: 'owner',
     detail: ['scope', 'lifetime'],
   },
-  'authorization.denied': { ownerId: owner, clientKey: client, actor: 'owner' },
-  'token.issued': { ownerId: owner, clientKey: client, actor: 'operator', detail: ['scope'] },
-  'token.revoked': { ownerId: owner, clientKey: client, actor: 'owner' },
-  'grant.revoked': { ownerId: owner, clientKey: client, actor: 'owner', detail: ['count'] },
-  'client.created': { clientKey: client, ownerId: (f) => f.developerId, actor: 'owner' },
-  'client.updated': { clientKey: client, actor: 'owner', detail: ['fields'] },
-  'client.secret-rotated': { clientKey: client, actor: 'owner' },
-  'client.disabled': { clientKey: client, actor: 'owner' },
-  'client.enabled': { clientKey: client, actor: 'owner' },
-  'client.deleted': { clientKey: client, actor: 'owner' },
-  'owner.created': { ownerId: owner, actor: 'operator', detail: ['source'] },
-  'owner.password-set': { ownerId: owner, actor: 'operator' },
-  'owner.removed': { ownerId: owner, actor: 'operator', detail: ['source'] },
-  'credentials.imported': { actor: 'operator', detail: ['records', 'written'] },
-  'admin.login-accepted': { actor: 'admin', detail: ['subject'] },
-  'admin.login-rejected': { actor: 'admin' },
+  'authorization.denied': {
+    when: 'an authorization request was denied: by the signed-in owner, or by the login app rejecting the sign-in (no owner then)',
+    ownerId: owner,
+    clientKey: client,
+    actor: 'owner',
+  },
+  'token.issued': {
+    when: 'an operator issued a token credential (`latchkey tokens issue`)',
+    ownerId: owner,
+    clientKey: client,
+    actor: 'operator',
+    detail: ['scope'],
+  },
+  'token.revoked': {
+    when: 'one token credential was revoked (`latchkey tokens revoke`, `provider.tokens.revoke`), or ended by its client (`invalidate_token`, actor `client`)',
+    ownerId: owner,
+    clientKey: client,
+    actor: 'owner',
+  },
+  // Recorded as issue and revocation are: a renewal ends one token and starts another
+  // (docs/decisions.md "Which events are audited").
+  'token.renewed': {
+    when: 'a client renewed a token credential with its session handle (session extension; actor `client`)',
+    ownerId: owner,
+    clientKey: client,
+    actor: 'client',
+  },
+  'grant.revoked': {
+    when: 'an owner revoked every token of one client (Connected apps)',
+    ownerId: owner,
+    clientKey: client,
+    actor: 'owner',
+    detail: ['count'],
+  },
+  'client.created': {
+    when: 'a client was registered; the owner is the developer who registered it, if any',
+    clientKey: client,
+    ownerId: (facts) => facts.developerId,
+    actor: 'owner',
+  },
+  'client.updated': {
+    when: 'what a client registered was changed; the detail names the fields changed',
+    clientKey: client,
+    actor: 'owner',
+    detail: ['fields'],
+  },
+  'client.secret-rotated': {
+    when: "a client's secret was replaced",
+    clientKey: client,
+    actor: 'owner',
+  },
+  'client.disabled': { when: 'a client was disabled', clientKey: client, actor: 'owner' },
+  'client.enabled': { when: 'a client was enabled again', clientKey: client, actor: 'owner' },
+  'client.deleted': { when: 'a client was removed', clientKey: client, actor: 'owner' },
+  'owner.created': {
+    when: 'an operator created a local account (`latchkey users add`)',
+    ownerId: owner,
+    actor: 'operator',
+    detail: ['source'],
+  },
+  'owner.password-set': {
+    when: "an operator set an account's password (`latchkey users passwd`)",
+    ownerId: owner,
+    actor: 'operator',
+  },
+  'owner.removed': {
+    when: 'an operator removed an owner and every token it granted (`latchkey users remove`)',
+    ownerId: owner,
+    actor: 'operator',
+    detail: ['source'],
+  },
+  'credentials.imported': {
+    when: 'one batch of `latchkey import` was written; the detail holds the counts',
+    actor: 'operator',
+    detail: ['records', 'written'],
+  },
+  'admin.login-accepted': {
+    when: 'the login app accepted a login challenge on the admin API',
+    actor: 'admin',
+    detail: ['subject'],
+  },
+  'admin.login-rejected': {
+    when: 'the login app rejected a login challenge on the admin API',
+    actor: 'admin',
+  },
+  // The trail's own announcement of a stored event: recording it would record itself.
+  audit: null,
+  // The store just failed to keep an event: it would fail to keep this one too.
+  'error.audit': null,
+  // Upkeep failing is the operator's concern, not a security event: it is counted
+  // (`latchkey_maintenance_failures_total`) and logged (docs/events.md).
+  'error.maintenance': null,
 };
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-export function createAuditTrail(store: Store, events: EventEmitter, now: () => number) {
+export function createAuditTrail(store: Store, events: ProviderEvents, now: () => number) {
   const context = new AsyncLocalStorage<AuditContext>();
 
-  function record(name: string, mapping: Mapping, facts: Facts): void {
+  function record(name: string, mapping: AuditMapping<Facts>, facts: Facts): void {
     const served = context.getStore();
-    const detail: Facts = {};
+    const detail: Record<string, unknown> = {};
     for (const field of mapping.detail ?? []) {
       if (facts[field] !== undefined) detail[field] = facts[field];
     }
@@ -93,8 +193,11 @@ export function createAuditTrail(store: Store, events: EventEmitter, now: () => 
     );
   }
 
+  // The table is typed per event; one listener shape serves them all.
+  const listeners: EventEmitter = events;
   for (const [name, mapping] of Object.entries(auditedEvents)) {
-    events.on(name, (facts: Facts = {}) => record(name, mapping, facts));
+    if (mapping === null) continue;
+    listeners.on(name, (facts: Facts = {}) => record(name, mapping as AuditMapping<Facts>, facts));
   }
 
   return {

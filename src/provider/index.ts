@@ -10,6 +10,7 @@ export { SealedValueError } from '../store/sealing.ts';
 export { createProvider } from './provider.ts';
 export type { Provider, ResourceOptions } from './provider.ts';
 export type { AuthorizationRequest } from './flow/authorization.ts';
+export type { ProviderEventName, ProviderEventPayloads, ProviderEvents } from './events.ts';
 export { isRegisteredCallback } from './flow/callbacks.ts';
 export type { VerifiedCaller } from './caller.ts';
 export { DEFAULT_NAME_CLAIMS, DEFAULT_OIDC_SCOPES } from './accounts/identity.ts';

@@ -2,10 +2,13 @@
  * The provider: every rule of the service behind one object, framework-free. HTTP adapters,
  * the web pages and the CLI all go through it, so a rule lives in one place.
  */
-import { EventEmitter } from 'node:events';
 import { OAuthError } from '../protocol/index.ts';
 import type { SealedSecretStore, Store } from '../store/types.ts';
-import { approveAuthorization, describeAuthorization, denyAuthorization } from './flow/authorization.ts';
+import {
+  approveAuthorization,
+  describeAuthorization,
+  denyAuthorization,
+} from './flow/authorization.ts';
 import type { ApproveOptions } from './flow/authorization.ts';
 import { describeCaller } from './caller.ts';
 import { createCredentialKeys } from './verify/credential-keys.ts';
@@ -25,6 +28,7 @@ import { purgeClock } from './purge-clock.ts';
 import type { IncomingRequest } from './request.ts';
 import { createSessionBook } from './accounts/sessions.ts';
 import { createAuditTrail, type AuditTrail } from './audit.ts';
+import { createProviderEvents, type ProviderEvents } from './events.ts';
 import { createSignInThrottle } from './accounts/sign-in-throttle.ts';
 import { invalidateToken } from './flow/invalidation.ts';
 import { carriesSessionHandle, renewTokenCredentials } from './flow/session-extension.ts';
@@ -94,7 +98,7 @@ export interface Provider {
   /** The rules in force (defaults merged with the overrides given). */
   readonly policy: Policy;
   /** What happened, for metrics, logs and cache invalidation (docs/events.md). */
-  readonly events: EventEmitter;
+  readonly events: ProviderEvents;
   /** The audit trail of security events (docs/security.md "The audit trail"). */
   readonly audit: AuditTrail;
   /** Secrets at rest: rows per sealing key, and re-sealing under the current key. */
@@ -126,7 +130,15 @@ export interface Provider {
   /** §2.2: the owner's decision, for the pages and for embedders who render their own. */
   readonly authorization: {
     describe(token: string): Promise<AuthorizationRequest>;
-    approve(token: string, ownerId: string, approve?: ApproveOptions): Promise<Approval>;
+    /**
+     * `request`: the token, or what `describe` returned for it in the same request (not read
+     * again; the store still refuses a request answered or expired since, atomically).
+     */
+    approve(
+      request: string | AuthorizationRequest,
+      ownerId: string,
+      approve?: ApproveOptions,
+    ): Promise<Approval>;
     /** Approves for a person of the embedder's own user base, named by subject. */
     approveFor(
       token: string,
@@ -174,7 +186,7 @@ export function createProvider(options: ProviderOptions): Provider {
     now,
     options.monotonicNow ?? (options.now === undefined ? () => performance.now() : now),
   );
-  const events = new EventEmitter();
+  const events = createProviderEvents();
   const deps = { store, policy, now, keys: createCredentialKeys() };
   const rateLimits = createRateLimits(store.rateCounters, policy, now);
   const resourceDeps = { ...deps, rateLimits };
@@ -239,21 +251,27 @@ export function createProvider(options: ProviderOptions): Provider {
       return owner;
     },
   };
-  async function approve(token: string, ownerId: string, options?: ApproveOptions) {
-    const { client } = await describeAuthorization(deps, token);
-    const approval = await approveAuthorization(deps, token, ownerId, options);
+  // Described once, then answered: the store re-checks the request as it writes (§2.2).
+  async function approve(
+    request: string | AuthorizationRequest,
+    ownerId: string,
+    options?: ApproveOptions,
+  ) {
+    const asked =
+      typeof request === 'string' ? await describeAuthorization(deps, request) : request;
+    const approval = await approveAuthorization(deps, asked, ownerId, options);
     events.emit('authorization.granted', {
       ownerId,
-      clientKey: client.key,
+      clientKey: asked.client.key,
       scope: options?.scope,
       lifetime: options?.lifetime,
     });
     return approval;
   }
   async function deny(token: string, ownerId?: string) {
-    const described = await describeAuthorization(deps, token).catch(() => undefined);
-    const denied = await denyAuthorization(deps, token);
-    events.emit('authorization.denied', { ownerId, clientKey: described?.client.key });
+    const asked = await describeAuthorization(deps, token);
+    const denied = await denyAuthorization(deps, asked);
+    events.emit('authorization.denied', { ownerId, clientKey: asked.client.key });
     return denied;
   }
   const tokens = createTokenLedger(store, policy, now, events);
@@ -304,12 +322,12 @@ export function createProvider(options: ProviderOptions): Provider {
         options?: ApproveOptions,
       ) {
         // Check the request first, so a dead link creates no owner.
-        await describeAuthorization(deps, token);
+        const asked = await describeAuthorization(deps, token);
         const owner = await owners.signInExternal({
           ...person,
           source: person.source ?? 'delegated',
         });
-        return approve(token, owner.id, options);
+        return approve(asked, owner.id, options);
       },
       deny,
     },

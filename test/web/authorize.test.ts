@@ -317,6 +317,35 @@ describe('RFC 5849 §2.2 authorization: a clear page for every request that cann
     assert.match(text(page.body), /This request was denied/);
   });
 
+  it('refuses Allow on a consent page whose request was answered and consumed meanwhile (410)', async () => {
+    const client = await world.client();
+    const temporary = await world.temporary(client);
+    const path = authorizePath(temporary);
+    const browser = world.browser();
+    await browser.signIn('alice');
+    const page = await browser.get(path);
+    assert.equal(page.statusCode, 200);
+    // Meanwhile, another tab allowed it and the app exchanged the verifier (§2.3).
+    const first = await answer(path, 'allow');
+    const verifier = new URL(String(first.headers.location)).searchParams.get('oauth_verifier');
+    await processTokenCredentialsResponse(
+      await requestTokenCredentials(`${BASE}/oauth/access_token`, {
+        client: { key: client.key, secret: client.secret },
+        temporary,
+        verifier: verifier ?? '',
+        fetch: injectFetch(world.app),
+      }),
+    );
+    const late = await browser.post(
+      '/oauth/authorize',
+      { oauth_token: temporary.token, decision: 'allow' },
+      page,
+    );
+    assert.equal(late.statusCode, 410);
+    assert.equal(late.headers.location, undefined);
+    assert.match(text(late.body), /This request was already answered/);
+  });
+
   it('answers a request whose app was deleted with 404 and says the app may have been deleted', async () => {
     const client = await world.client();
     const path = authorizePath(await world.temporary(client));

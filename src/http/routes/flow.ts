@@ -112,7 +112,10 @@ export function registerFlowRoutes(
     url: paths.accessToken,
     schema: tokenSchema,
     handler: async function requestTokenCredentials(request, reply) {
-      const issued = await provider.exchangeTokenCredentials(toIncomingRequest(request, transport));
+      // A renewal (session extension) is recorded with the client's address (the audit trail).
+      const issued = await provider.audit.within({ address: request.ip }, () =>
+        provider.exchangeTokenCredentials(toIncomingRequest(request, transport)),
+      );
       const session = issued.session;
       return reply
         .header('content-type', 'application/x-www-form-urlencoded')

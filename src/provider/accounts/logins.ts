@@ -7,12 +7,12 @@
  * several instances share it and a replay finds it used. Only digests are stored.
  */
 import { randomBytes } from 'node:crypto';
-import type { EventEmitter } from 'node:events';
 import { isOAuthError } from '../../protocol/index.ts';
 import type { LoginChallenge, Owner, Store } from '../../store/types.ts';
 import { checkSubject, cleanName } from './owners.ts';
 import type { OwnerDirectory } from './owners.ts';
 import { digest } from './sessions.ts';
+import type { ProviderEvents } from '../events.ts';
 
 /** How long a person has to sign in at the identity provider or the login app. */
 export const LOGIN_CHALLENGE_LIFETIME_SECONDS = 600;
@@ -55,7 +55,7 @@ export interface LoginDeskDependencies {
   readonly store: Store;
   readonly now: () => number;
   readonly owners: OwnerDirectory;
-  readonly events: EventEmitter;
+  readonly events: ProviderEvents;
   /** Denies the authorization request a rejected sign-in was for. */
   readonly deny: (token: string) => Promise<{ readonly redirect: string | undefined }>;
 }

@@ -4,8 +4,8 @@
  * session always makes a new one (fixation: an id planted before sign-in never gains rights).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { EventEmitter } from 'node:events';
 import type { Owner, Store } from '../../store/types.ts';
+import type { ProviderEvents } from '../events.ts';
 
 /** The stored form of a cookie value (sessions, login browser bindings, challenges). */
 export function digest(value: string): string {
@@ -18,7 +18,7 @@ export interface ActiveSession {
   readonly owner: Owner;
 }
 
-export function createSessionBook(store: Store, now: () => number, events: EventEmitter) {
+export function createSessionBook(store: Store, now: () => number, events: ProviderEvents) {
   return {
     /** A sign-in: a new session for `owner`; returns the cookie value to set and the session. */
     async start(

@@ -18,9 +18,9 @@
  * writes one audit row per window, not one per request.
  */
 import { createHash } from 'node:crypto';
-import type { EventEmitter } from 'node:events';
 import type { Store } from '../../store/types.ts';
 import type { SignInLimits } from '../policy.ts';
+import type { ProviderEvents } from '../events.ts';
 
 /** The answer to one attempt: try the password, or wait this many seconds. */
 export type SignInVerdict =
@@ -52,7 +52,7 @@ export function createSignInThrottle(
   store: Store,
   now: () => number,
   limits: SignInLimits,
-  events: EventEmitter,
+  events: ProviderEvents,
 ) {
   const windowMs = limits.windowSeconds * 1000;
   return {

@@ -2,7 +2,6 @@
  * Client registration and upkeep (§1.1: "established with the server before any request";
  * we do it through the CLI and the developer portal).
  */
-import type { EventEmitter } from 'node:events';
 import type { Client, ClientChanges, Store } from '../../store/types.ts';
 import { StoreConflictError } from '../../store/types.ts';
 import type { SignatureMethodRegistry } from '../../protocol/index.ts';
@@ -11,6 +10,7 @@ import type { ClientFields } from './client-fields.ts';
 import { checkIdentifier, checkSecret } from './credential-values.ts';
 import { InputError, NotFoundError } from '../input-error.ts';
 import { newIdentifier, newSecret } from '../secrets.ts';
+import type { ProviderEvents } from '../events.ts';
 
 export interface ClientRegistration {
   readonly name: string;
@@ -31,7 +31,7 @@ export interface ClientRegistration {
 export function createClientRegistry(
   store: Store,
   methods: SignatureMethodRegistry,
-  events: EventEmitter,
+  events: ProviderEvents,
 ) {
   const checkFields = (input: ClientFields) => checkClientFields(input, methods);
 

@@ -1,6 +1,7 @@
 /**
  * §2.2: resource owner authorization. The web pages call these three: describe what is
- * asked, then approve (verifier, redirect) or deny (redirect with user_refused).
+ * asked, then approve (verifier, redirect) or deny (redirect with user_refused) that
+ * description; the store re-checks the request's state as it writes the answer.
  */
 import { OAuthError } from '../../protocol/index.ts';
 import type { Client, Store, TemporaryCredential } from '../../store/types.ts';
@@ -73,13 +74,19 @@ export interface ApproveOptions {
   readonly lifetime?: number | null | undefined;
 }
 
+/**
+ * Approves the request `describeAuthorization` described, without reading it again: the
+ * store's conditional write is the check that it is still unanswered and unexpired now
+ * (§2.2), atomically, so a request answered or consumed since it was described is refused.
+ */
 export async function approveAuthorization(
   deps: AuthorizationDependencies,
-  token: string,
+  asked: AuthorizationRequest,
   ownerId: string,
   options: ApproveOptions = {},
 ): Promise<Approval> {
-  const { temporaryCredential, client } = await describeAuthorization(deps, token);
+  const { temporaryCredential, client } = asked;
+  const token = temporaryCredential.token;
   const typing = client.constrainedDevice && temporaryCredential.callback === 'oob';
   const verifier = typing ? newTypingCode() : newVerifier();
   const lifetime = chooseLifetime(deps.policy.tokenLifetimeSeconds, options.lifetime);
@@ -106,9 +113,10 @@ export async function approveAuthorization(
 /** Deny: the request is discarded; the client learns `oauth_problem=user_refused`. */
 export async function denyAuthorization(
   deps: AuthorizationDependencies,
-  token: string,
+  asked: AuthorizationRequest,
 ): Promise<{ readonly redirect: string | undefined; readonly client: Client }> {
-  const { temporaryCredential, client } = await describeAuthorization(deps, token);
+  const { temporaryCredential, client } = asked;
+  const token = temporaryCredential.token;
   const done = await deps.store.temporaryCredentials.deny(token, deps.now());
   if (!done) throw new OAuthError('token_used', 'This authorization request was already answered.');
   return {

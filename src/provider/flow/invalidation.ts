@@ -9,15 +9,15 @@
  * the session is live, and ending its token is how the client ends the session (renewal
  * refuses a revoked token). Any other expired token is already dead: 401 token_expired.
  */
-import type { EventEmitter } from 'node:events';
 import { OAuthError } from '../../protocol/index.ts';
 import type { IncomingRequest } from '../request.ts';
 import { usableUntil } from './session-extension.ts';
 import { verifyRequest } from '../verify/verify-request.ts';
 import type { VerifyDependencies } from '../verify/verify-request.ts';
+import type { ProviderEvents } from '../events.ts';
 
 export interface InvalidationDependencies extends VerifyDependencies {
-  readonly events: EventEmitter;
+  readonly events: ProviderEvents;
 }
 
 /** Revokes the token the request is signed with; returns it. 401 token_revoked the second time. */

@@ -9,7 +9,6 @@
  * Only the SHA-256 of a handle is stored; the handle keeps its value across renewals.
  */
 import { createHash } from 'node:crypto';
-import type { EventEmitter } from 'node:events';
 import { collectParameters, constantTimeEqual, OAuthError } from '../../protocol/index.ts';
 import type { Client, NewTokenCredential, TokenCredential } from '../../store/types.ts';
 import type { Policy } from '../policy.ts';
@@ -17,6 +16,7 @@ import type { IncomingRequest } from '../request.ts';
 import { newIdentifier, newSecret } from '../secrets.ts';
 import { verifyRequest } from '../verify/verify-request.ts';
 import type { VerifyDependencies } from '../verify/verify-request.ts';
+import type { ProviderEvents } from '../events.ts';
 
 /** What a token response adds for a session (seconds are whole, rounded down). */
 export interface SessionGrant {
@@ -98,7 +98,7 @@ export function carriesSessionHandle(request: IncomingRequest): boolean {
 
 /** The token endpoint with `oauth_session_handle`: a new token credential for the session. */
 export async function renewTokenCredentials(
-  deps: VerifyDependencies & { readonly events: EventEmitter },
+  deps: VerifyDependencies & { readonly events: ProviderEvents },
   request: IncomingRequest,
 ): Promise<IssuedTokenCredentials> {
   const verified = await verifyRequest(deps, request, { kind: 'renewal', tokenRequired: true });
@@ -145,7 +145,13 @@ export async function renewTokenCredentials(
     // Another renewal of this token won, or the owner revoked it meanwhile.
     throw new OAuthError('token_used', 'This token was already renewed or revoked.');
   }
-  deps.events.emit('token.renewed', { token: old.token, clientKey: old.clientKey });
+  // The client's own act, recorded with the owner as issue and revocation are (the audit trail).
+  deps.events.emit('token.renewed', {
+    token: old.token,
+    ownerId: old.ownerId,
+    clientKey: old.clientKey,
+    by: 'client',
+  });
   return {
     token: renewed.token,
     secret: renewed.secret,

@@ -3,7 +3,6 @@
  * the owner (§2.3 "the owner should be able to revoke"). Revocation is read on the next
  * request, and announced on `events` so caches on other instances can drop the token.
  */
-import type { EventEmitter } from 'node:events';
 import type { Store, TokenCredential } from '../../store/types.ts';
 import { StoreConflictError } from '../../store/types.ts';
 import { checkIdentifier, checkSecret } from '../clients/credential-values.ts';
@@ -11,6 +10,7 @@ import { InputError, NotFoundError } from '../input-error.ts';
 import type { Policy } from '../policy.ts';
 import { checkRequestedScope } from '../scope.ts';
 import { newIdentifier, newSecret } from '../secrets.ts';
+import type { ProviderEvents } from '../events.ts';
 
 export interface TokenIssue {
   readonly clientKey: string;
@@ -27,7 +27,7 @@ export function createTokenLedger(
   store: Store,
   policy: Policy,
   now: () => number,
-  events: EventEmitter,
+  events: ProviderEvents,
 ) {
   return {
     /** Like a provider's "create my access token" button: no flow, the operator vouches. */

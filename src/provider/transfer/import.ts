@@ -14,7 +14,6 @@
  * a different credential under the same key is a conflict unless `update`. A dry run decides
  * the same and writes nothing.
  */
-import type { EventEmitter } from 'node:events';
 import type { Client, Owner, Store, TokenCredential } from '../../store/types.ts';
 import { StoreConflictError } from '../../store/types.ts';
 import { InputError } from '../input-error.ts';
@@ -34,6 +33,7 @@ import type {
   TokenRecord,
   TransferRecord,
 } from './records.ts';
+import type { ProviderEvents } from '../events.ts';
 
 export interface ImportOptions {
   /** Overwrite a stored credential that differs from its record (default: report a conflict). */
@@ -48,7 +48,7 @@ export interface ImportDependencies {
   readonly store: Store;
   readonly policy: Policy;
   readonly now: () => number;
-  readonly events: EventEmitter;
+  readonly events: ProviderEvents;
   readonly owners: OwnerDirectory;
 }
 

@@ -160,7 +160,8 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
         field(request.body, 'scope_offered') === '1'
           ? fields(request.body, 'scope').join(' ')
           : undefined;
-      const approval = await provider.authorization.approve(token, signedIn.owner.id, {
+      // The request as just described: approving does not read it again.
+      const approval = await provider.authorization.approve(asked, signedIn.owner.id, {
         lifetime,
         scope,
       });

@@ -1,0 +1,86 @@
+/**
+ * What the provider announces on `provider.events` (docs/events.md "Internal events"): every
+ * event name with its one payload, so an emit with a misspelt name or a wrong payload, or a
+ * listener expecting another payload, fails to compile. The emitter is node:events' own,
+ * typed by this map: subscribers call `on`, `off` and `once` as on any EventEmitter.
+ */
+import { EventEmitter } from 'node:events';
+import type { IdentitySource, NewAuditEvent } from '../store/types.ts';
+
+/** Event name → payload. Every name here has an entry in audit.ts (`auditedEvents`). */
+export interface ProviderEventPayloads {
+  /** An operator issued a token credential (`latchkey tokens issue`). */
+  'token.issued': {
+    readonly ownerId: string;
+    readonly clientKey: string;
+    readonly scope: string;
+  };
+  /** One token credential was revoked; `by: 'client'` when the client ended it itself. */
+  'token.revoked': {
+    readonly token: string;
+    readonly ownerId: string;
+    readonly clientKey: string;
+    readonly by?: 'client' | undefined;
+  };
+  /** Session extension: `token` (the old one, now gone) was renewed by its client. */
+  'token.renewed': {
+    readonly token: string;
+    readonly ownerId: string;
+    readonly clientKey: string;
+    readonly by: 'client';
+  };
+  /** The owner revoked every token of one client (Connected apps). */
+  'grant.revoked': { readonly ownerId: string; readonly clientKey: string; readonly count: number };
+  /** §2.2: an owner allowed an authorization request. */
+  'authorization.granted': {
+    readonly ownerId: string;
+    readonly clientKey: string;
+    readonly scope?: string | undefined;
+    readonly lifetime?: number | null | undefined;
+  };
+  /** §2.2: a request denied; no owner when the login app rejected the sign-in. */
+  'authorization.denied': {
+    readonly ownerId?: string | undefined;
+    readonly clientKey?: string | undefined;
+  };
+  'client.created': { readonly clientKey: string; readonly developerId: string | null };
+  'client.updated': { readonly clientKey: string; readonly fields: readonly string[] };
+  'client.secret-rotated': { readonly clientKey: string };
+  'client.disabled': { readonly clientKey: string };
+  'client.enabled': { readonly clientKey: string };
+  'client.deleted': { readonly clientKey: string };
+  'owner.signed-in': { readonly ownerId: string; readonly source: IdentitySource };
+  /** A refused sign-in; `ownerId` only for a wrong password of a known account. */
+  'owner.sign-in-refused': {
+    readonly kind: string;
+    readonly reason: string;
+    readonly ownerId?: string | undefined;
+  };
+  'owner.sign-in-throttled': { readonly limit: number; readonly retryAfterSeconds: number };
+  'owner.created': { readonly ownerId: string; readonly source: IdentitySource };
+  'owner.password-set': { readonly ownerId: string };
+  'owner.removed': { readonly ownerId: string; readonly source: IdentitySource };
+  /** One batch of `latchkey import` was written. */
+  'credentials.imported': { readonly records: number; readonly written: number };
+  'admin.login-accepted': { readonly subject: string };
+  'admin.login-rejected': Readonly<Record<never, never>>;
+  /** An event was stored in the audit trail (the stored row). */
+  audit: NewAuditEvent;
+  /** An audit event could not be stored. */
+  'error.audit': unknown;
+  /** A round of periodic upkeep failed. */
+  'error.maintenance': unknown;
+}
+
+export type ProviderEventName = keyof ProviderEventPayloads;
+
+/** node:events' map shape: each name's listener arguments. */
+type ListenerArguments = {
+  [Name in ProviderEventName]: [payload: ProviderEventPayloads[Name]];
+};
+
+export type ProviderEvents = EventEmitter<ListenerArguments>;
+
+export function createProviderEvents(): ProviderEvents {
+  return new EventEmitter<ListenerArguments>();
+}
