@@ -164,7 +164,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // Loaded only in gateway mode: the proxy (undici) is start-up time that a deployment
     // without a gateway does not need.
     const { registerGateway } = await import('./gateway/gateway.ts');
-    await registerGateway(app, provider, options.gateway, transport);
+    await registerGateway(app, provider, { bodyLimit, ...options.gateway }, transport);
   }
 
   if (options.maintenance ?? true) {

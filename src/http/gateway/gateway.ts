@@ -24,7 +24,8 @@ import {
   DEFAULT_UPLOAD_TIMEOUT_MS,
 } from './defaults.ts';
 import { matchRule, parseGatewayRules } from './rules.ts';
-import type { GatewayRule } from './rules.ts';
+import type { GatewayRule, ResolvedRule } from './rules.ts';
+import { DEFAULT_BODY_LIMIT } from '../options.ts';
 import {
   clientOrigin,
   needsBodyBytes,
@@ -59,12 +60,20 @@ export interface GatewayOptions {
   readonly uploadTimeoutMs?: number | undefined;
   /** Bodies one address may be sending at once: 429 beyond (default 16). */
   readonly maxUploadsPerAddress?: number | undefined;
+  /**
+   * The largest body read, in bytes (a form body, or one read for its `oauth_body_hash`):
+   * 413 beyond; a body that streams through is not bounded. Default: the app's
+   * (`DEFAULT_BODY_LIMIT`).
+   */
+  readonly bodyLimit?: number | undefined;
 }
 
 /** Set on the request (decorations, so every request keeps one shape). */
 interface WithCaller {
   /** The normalized path (gateway-path.ts): the rules match it and the upstream receives it. */
   latchkeyGatewayPath: string;
+  /** The rule for the request's method and path, matched once when the request arrives. */
+  latchkeyGatewayRule: ResolvedRule;
   /** Set by verification. */
   latchkeyGatewayCaller: OAuthCaller | null;
   /** Set on a verified launch on an `lti` path (docs/lti.md). */
@@ -140,7 +149,7 @@ export async function registerGateway(
   );
   const [client, owner, ownerName, scopeHeader] = identity as [string, string, string, string];
   const identitySpellings = new Set(identity.map((name) => name.replaceAll('_', '-')));
-  const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
 
   const uploadTimeoutMs = options.uploadTimeoutMs ?? DEFAULT_UPLOAD_TIMEOUT_MS;
   const maxUploads = options.maxUploadsPerAddress ?? DEFAULT_MAX_UPLOADS_PER_ADDRESS;
@@ -259,9 +268,7 @@ export async function registerGateway(
     reply.raw.once('close', release);
   }
 
-  async function verifyForUpstream(request: FastifyRequest): Promise<void> {
-    const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
-    const rule = matchRule(rules, request.method, path);
+  async function verifyForUpstream(request: FastifyRequest, rule: ResolvedRule): Promise<void> {
     if (rule.access === 'public') {
       // No caller (the decoration's default), and no protocol parameters either: a client
       // that signs every request still sends them, and the upstream is never shown them.
@@ -297,11 +304,17 @@ export async function registerGateway(
     scope.decorateRequest('latchkeyGatewayCaller', null);
     scope.decorateRequest('latchkeyGatewayLaunch', null);
     scope.decorateRequest('latchkeyGatewayPath', '/');
+    scope.decorateRequest('latchkeyGatewayRule', null);
     scope.decorateRequest('latchkeyGatewayUpload', null);
-    // Normalized once, before anything reads the path; an ambiguous one is a 400 here.
+    // Normalized and matched once, before anything reads the path or the rule; an ambiguous
+    // path is a 400 here.
     scope.addHook('onRequest', async function normalizePath(request, reply) {
-      (request as FastifyRequest & WithCaller).latchkeyGatewayPath = normalizeGatewayPath(
-        request.raw.url ?? '/',
+      const path = normalizeGatewayPath(request.raw.url ?? '/');
+      (request as FastifyRequest & WithCaller).latchkeyGatewayPath = path;
+      (request as FastifyRequest & WithCaller).latchkeyGatewayRule = matchRule(
+        rules,
+        request.method,
+        path,
       );
       if (hasBody(request)) watchUpload(request, reply);
     });
@@ -314,14 +327,13 @@ export async function registerGateway(
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
-      { parseAs: 'string' },
+      { parseAs: 'string', bodyLimit },
       (_request, body, done) => done(null, body),
     );
     // Any other body streams through, unless oauth_body_hash must be checked against it:
     // then its bytes are read (up to the body limit), verified, and exactly those forwarded.
     scope.addContentTypeParser('*', function otherBody(request, payload, done) {
-      const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
-      const rule = matchRule(rules, request.method, path);
+      const rule = (request as FastifyRequest & WithCaller).latchkeyGatewayRule;
       if (rule.access === 'public' || !needsBodyBytes(request.raw, rule.requireBodyHash)) {
         done(null, payload);
         return;
@@ -333,12 +345,11 @@ export async function registerGateway(
       reply: FastifyReply,
     ): Promise<FastifyReply | undefined> {
       const path = (request as FastifyRequest & WithCaller).latchkeyGatewayPath;
+      const rule = (request as FastifyRequest & WithCaller).latchkeyGatewayRule;
       try {
-        await verifyForUpstream(request);
+        await verifyForUpstream(request, rule);
       } catch (error) {
-        if (!(error instanceof OAuthError) || !matchRule(rules, request.method, path).lti) {
-          throw error;
-        }
+        if (!(error instanceof OAuthError) || !rule.lti) throw error;
         // A launch is a person's browser sent by the LMS: answered for a person.
         const answer = ltiFailureAnswer(error, provider.policy.realm);
         return reply.code(answer.status).headers(answer.headers).send(answer.body);
