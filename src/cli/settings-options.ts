@@ -1,5 +1,5 @@
 /**
- * Flags from the settings table (src/cli/config/config.ts), and the configuration of one command run:
+ * Flags from the settings table (src/cli/config/settings.ts), and the configuration of one command run:
  * its flags, then the environment, then the config file, then the defaults.
  */
 import { Option } from 'commander';

@@ -184,3 +184,9 @@ export function list(known: readonly string[]): (raw: unknown) => string[] {
 export function optional<T>(parse: (raw: unknown) => T): (raw: unknown) => T | undefined {
   return (raw) => (raw === null || raw === 'none' ? undefined : parse(raw));
 }
+
+/** A raw value as a message shows it: JSON, cut to 60 characters. */
+export function show(raw: unknown): string {
+  const text = JSON.stringify(raw) ?? String(raw);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
