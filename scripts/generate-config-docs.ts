@@ -10,6 +10,7 @@ import * as prettier from 'prettier';
 import ts from 'typescript';
 import { settingNames, settings } from '../src/cli/config/config.ts';
 import type { Setting, SettingName } from '../src/cli/config/config.ts';
+import type { FormerName } from '../src/cli/config/config-values.ts';
 
 const configFolder = fileURLToPath(new URL('../src/cli/config/', import.meta.url));
 export const docsPath = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
@@ -65,6 +66,12 @@ function tableDocs(source: ts.SourceFile, docs: Map<string, string>): void {
   visit(source);
 }
 
+/** A setting's former name, still read: each spelling, as the settings are documented. */
+function formerLine(former: FormerName): string {
+  const flag = former.flag === undefined ? '' : `flag \`${former.flag}\`, `;
+  return `- Former name, still read with a warning at start-up: ${flag}\`${former.env}\`, \`${former.name}\` in the file`;
+}
+
 function shownDefault(value: unknown): string {
   if (value === undefined) return 'unset';
   if (Array.isArray(value)) return value.length === 0 ? 'none' : `\`${value.join(',')}\``;
@@ -109,6 +116,7 @@ export async function renderConfigDocs(): Promise<string> {
       `- Environment: \`${setting.env}\``,
       `- Config file: \`${name}\``,
       `- Default: ${shownDefault(setting.default)}`,
+      ...(setting.formerly === undefined ? [] : [formerLine(setting.formerly)]),
       '',
     ].join('\n');
   };

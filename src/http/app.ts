@@ -39,6 +39,8 @@ export interface PagesContext {
   /** Cookies get `Secure` under TLS or a trusted proxy. */
   readonly secureCookies: boolean;
   readonly sessionSecret: string;
+  /** How long a sign-in lasts, in seconds; the pages' own default when absent. */
+  readonly browserSessionLifetimeSeconds?: number | undefined;
   readonly transport: TransportSettings;
   readonly baseUrlOf: (request: FastifyRequest) => string;
   /** False in gateway mode: `/` belongs to the upstream API. */
@@ -143,6 +145,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         paths,
         secureCookies: transport.tls || transport.trustProxy,
         sessionSecret,
+        browserSessionLifetimeSeconds: options.browserSessionLifetimeSeconds,
         transport,
         baseUrlOf,
         landingPage: options.gateway === undefined,

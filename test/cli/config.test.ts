@@ -131,14 +131,80 @@ describe('one configuration: defaults and validation', () => {
   it('hands the session extension lifetimes to the provider policy', async () => {
     const defaults = await policyOf(loadConfig({ env: {} }));
     assert.equal(defaults.sessionTokenLifetimeSeconds, 3600);
-    assert.equal(defaults.sessionLifetimeSeconds, 365 * 86400);
+    assert.equal(defaults.sessionExtensionLifetimeSeconds, 365 * 86400);
     const config = loadConfig({
-      env: { LATCHKEY_SESSION_TOKEN_LIFETIME: '600', LATCHKEY_SESSION_LIFETIME: '86400' },
+      env: {
+        LATCHKEY_SESSION_TOKEN_LIFETIME: '600',
+        LATCHKEY_SESSION_EXTENSION_LIFETIME: '86400',
+      },
     });
     const policy = await policyOf(config);
     assert.equal(policy.sessionTokenLifetimeSeconds, 600);
-    assert.equal(policy.sessionLifetimeSeconds, 86400);
+    assert.equal(policy.sessionExtensionLifetimeSeconds, 86400);
     assert.throws(() => loadConfig({ env: { LATCHKEY_SESSION_TOKEN_LIFETIME: '0' } }), ConfigError);
+  });
+
+  describe('sessionLifetimeSeconds, the former name of sessionExtensionLifetimeSeconds', () => {
+    const load = (sources: Parameters<typeof loadConfig>[0]) => {
+      const warnings: string[] = [];
+      const config = loadConfig({ ...sources, warn: (line) => warnings.push(line) });
+      return { value: config.sessionExtensionLifetimeSeconds, warnings };
+    };
+
+    it('is read from the environment, the flag and the file, with one warning each', () => {
+      for (const sources of [
+        { env: { LATCHKEY_SESSION_LIFETIME: '7200' } },
+        { flags: { sessionLifetimeSeconds: '7200' } },
+        { file: configFile({ sessionLifetimeSeconds: 7200 }) },
+      ]) {
+        const { value, warnings } = load(sources);
+        assert.equal(value, 7200);
+        assert.equal(warnings.length, 1, warnings.join('\n'));
+        assert.match(
+          warnings[0]!,
+          /former name of .*(SESSION_EXTENSION_LIFETIME|session-extension-lifetime|sessionExtensionLifetimeSeconds)/,
+        );
+        assert.doesNotMatch(warnings[0]!, /\n/);
+      }
+    });
+
+    it('gives way to the new name in the same place, and to any place that wins', () => {
+      assert.equal(
+        load({
+          env: { LATCHKEY_SESSION_LIFETIME: '7200', LATCHKEY_SESSION_EXTENSION_LIFETIME: '3600' },
+        }).value,
+        3600,
+      );
+      // A flag wins over the environment, whatever the name.
+      assert.equal(
+        load({
+          flags: { sessionLifetimeSeconds: '7200' },
+          env: { LATCHKEY_SESSION_EXTENSION_LIFETIME: '3600' },
+        }).value,
+        7200,
+      );
+    });
+
+    it('is checked as the new name is, and said wrong under the name given', () => {
+      assert.throws(
+        () => load({ env: { LATCHKEY_SESSION_LIFETIME: '5' } }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.setting === 'sessionExtensionLifetimeSeconds' &&
+          /^LATCHKEY_SESSION_LIFETIME: must be an integer/.test(error.message),
+      );
+    });
+
+    it('warns of nothing when only current names are used', () => {
+      assert.deepEqual(load({ env: { LATCHKEY_SESSION_EXTENSION_LIFETIME: '7200' } }).warnings, []);
+    });
+  });
+
+  it('takes the browser session lifetime, 12 hours by default, from the pages', () => {
+    assert.equal(loadConfig({ env: {} }).browserSessionLifetimeSeconds, 12 * 3600);
+    const config = loadConfig({ env: { LATCHKEY_BROWSER_SESSION_LIFETIME: '3600' } });
+    assert.equal(config.browserSessionLifetimeSeconds, 3600);
+    assert.equal(config.sessionExtensionLifetimeSeconds, 365 * 86400);
   });
 
   it('takes relative file paths in the config file from the file folder', () => {
@@ -208,6 +274,24 @@ describe('latchkey reads its configuration at start-up', () => {
     const result = await space.run(['serve', '--port', '70000']);
     assert.equal(result.code, 2);
     assert.equal(result.stderr, 'latchkey: --port: must be an integer 0-65535, got "70000"\n');
+  });
+
+  it('reads --session-lifetime and LATCHKEY_SESSION_LIFETIME, former names, warning once', async () => {
+    const listed = await space.run(['clients', 'list'], {
+      env: { LATCHKEY_SESSION_LIFETIME: '7200' },
+    });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.equal(
+      listed.stderr,
+      'Warning: LATCHKEY_SESSION_LIFETIME is a former name of LATCHKEY_SESSION_EXTENSION_LIFETIME; rename it (still read).\n',
+    );
+    const result = await space.run(['serve', '--session-lifetime', '5']);
+    assert.equal(result.code, 2);
+    assert.equal(
+      result.stderr,
+      'Warning: --session-lifetime is a former name of --session-extension-lifetime; rename it (still read).\n' +
+        'latchkey: --session-lifetime: must be an integer 60-315360000, got "5"\n',
+    );
   });
 
   it('stops with exit code 1 when the config file does not exist', async () => {

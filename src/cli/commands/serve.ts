@@ -111,6 +111,7 @@ export function registerServe(program: Command): void {
           bodyLimit: config.bodyLimit,
           drainTimeoutMs: config.drainTimeoutMs,
           sessionSecret: config.sessionSecret,
+          browserSessionLifetimeSeconds: config.browserSessionLifetimeSeconds,
           identity: identityOf(config),
           metrics: { public: config.metricsPublic, token: config.metricsToken },
           gateway:

@@ -3,13 +3,14 @@
  * they sign in (Latchkey's own accounts, the team's OpenID Connect provider, or the team's
  * login app; docs/identity.md).
  */
-import { enumeration, optional, SettingProblem, text } from './config-values.ts';
+import { enumeration, integer, optional, SettingProblem, text } from './config-values.ts';
 import type { Setting } from './config-values.ts';
 import {
   DEFAULT_NAME_CLAIMS,
   DEFAULT_OIDC_SCOPES,
   issuerProblem,
 } from '../../provider/accounts/identity.ts';
+import { DEFAULT_BROWSER_SESSION_LIFETIME_SECONDS } from '../../web/sessions.ts';
 
 /** An OpenID Connect issuer: https, or http on loopback only. */
 function oidcIssuer(raw: unknown): string {
@@ -63,6 +64,18 @@ export const identitySettings = {
     default: undefined,
     parse: optional(text(/^.{32,}$/su, 'at least 32 characters')),
     secret: true,
+  },
+  /**
+   * How long an owner's sign-in on the pages lasts, in seconds (the session cookie and the
+   * stored session both end then; docs/pages.md). Not the session extension's sessions of
+   * renewals (`sessionExtensionLifetimeSeconds`).
+   */
+  browserSessionLifetimeSeconds: {
+    env: 'LATCHKEY_BROWSER_SESSION_LIFETIME',
+    flag: '--browser-session-lifetime <seconds>',
+    summary: 'how long a sign-in on the pages lasts, seconds',
+    default: DEFAULT_BROWSER_SESSION_LIFETIME_SECONDS,
+    parse: integer(60, 30 * 86400),
   },
   /**
    * Where resource owners come from (docs/identity.md): `local` (Latchkey's own accounts,

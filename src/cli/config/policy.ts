@@ -105,14 +105,19 @@ export const policySettings = {
    * Session extension (clients registered with `--session-extension`): how long a client's
    * session of renewals lasts, in seconds, when the owner approved access with no end (a
    * shorter lifetime the owner chose always wins). Not the owner's browser sign-in on the
-   * pages, which lasts 12 hours (docs/pages.md).
+   * pages (`browserSessionLifetimeSeconds`).
    */
-  sessionLifetimeSeconds: {
-    env: 'LATCHKEY_SESSION_LIFETIME',
-    flag: '--session-lifetime <seconds>',
+  sessionExtensionLifetimeSeconds: {
+    env: 'LATCHKEY_SESSION_EXTENSION_LIFETIME',
+    flag: '--session-extension-lifetime <seconds>',
     summary: 'session extension: longest session, seconds',
-    default: defaultPolicy.sessionLifetimeSeconds,
+    default: defaultPolicy.sessionExtensionLifetimeSeconds,
     parse: integer(60, 10 * 365 * 86400),
+    formerly: {
+      name: 'sessionLifetimeSeconds',
+      env: 'LATCHKEY_SESSION_LIFETIME',
+      flag: '--session-lifetime <seconds>',
+    },
   },
   /**
    * The signature methods the server accepts, comma-separated (or a JSON array in the file).

@@ -5,7 +5,7 @@
  * with a dot belong to a group (`paths.authorize` is `config.paths.authorize` and
  * `{"paths": {"authorize": …}}` in the file).
  */
-import type { Setting } from './config-values.ts';
+import type { FormerName, Setting } from './config-values.ts';
 import { edgeSettings } from './edge.ts';
 import { gatewaySettings } from './gateway.ts';
 import { identitySettings } from './identity.ts';
@@ -36,6 +36,18 @@ export type LatchkeyConfig = { readonly [K in TopLevel]: Values[K] } & {
 };
 
 export const settingNames = Object.keys(settings) as SettingName[];
+
+/** A name a setting had before (`sessionLifetimeSeconds`), still read with a warning. */
+export type FormerSettingName = {
+  [K in SettingName]: (typeof settings)[K] extends { formerly: { name: infer N } } ? N : never;
+}[SettingName];
+
+/** Every former name, with the setting that now has it. */
+export const formerNames: readonly (FormerName & { readonly setting: SettingName })[] =
+  settingNames.flatMap((setting) => {
+    const formerly = (settings[setting] as Setting<unknown>).formerly;
+    return formerly === undefined ? [] : [{ ...formerly, setting }];
+  });
 
 /** What every command that opens the store takes: where it is and how it is shared. */
 export const storeSettingNames = [
