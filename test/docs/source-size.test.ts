@@ -23,10 +23,6 @@ const notYetSplit: readonly string[] = [
   'src/store/postgres/temporary-credentials.ts postgresTemporaryCredentials',
   'src/store/postgres/token-credentials.ts postgresTokenCredentials',
   'src/store/postgres/transfer.ts postgresTransfer',
-  'src/web/routes/authorize.ts authorizeRoutes',
-  'src/web/routes/developer.ts developerRoutes',
-  'src/web/routes/sign-in-external.ts externalSignInRoutes',
-  'src/web/routes/sign-in.ts signInRoutes',
 ];
 
 const excluded = (entry: string): boolean =>
