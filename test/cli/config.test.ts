@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/cli/config/config.ts';
+import { ConfigError, formerNames, loadConfig, settings } from '../../src/cli/config/config.ts';
+import { edgeSettings } from '../../src/cli/config/edge.ts';
+import { gatewaySettings } from '../../src/cli/config/gateway.ts';
+import { identitySettings } from '../../src/cli/config/identity.ts';
+import { policySettings } from '../../src/cli/config/policy.ts';
+import { serverSettings } from '../../src/cli/config/server.ts';
+import { storeSettings } from '../../src/cli/config/store.ts';
 import { policyOf } from '../../src/cli/context.ts';
 import { workspace } from './run-cli.ts';
 
@@ -27,6 +33,25 @@ function refusal(run: () => unknown): ConfigError {
 }
 
 describe('one configuration: defaults and validation', () => {
+  it('has each setting from one area, and no former name that is a setting too', () => {
+    const areas = [
+      serverSettings,
+      storeSettings,
+      policySettings,
+      identitySettings,
+      gatewaySettings,
+      edgeSettings,
+    ];
+    const names = areas.flatMap((area) => Object.keys(area));
+    assert.equal(new Set(names).size, names.length, 'a setting defined by two areas');
+    assert.deepEqual(names, Object.keys(settings));
+    const envs: string[] = Object.values(settings).map((setting) => setting.env);
+    for (const former of formerNames) {
+      assert.ok(!Object.hasOwn(settings, former.name), former.name);
+      assert.ok(!envs.includes(former.env), former.env);
+    }
+  });
+
   it('has the documented defaults', () => {
     const config = loadConfig({ env: {} });
     assert.equal(config.host, '127.0.0.1');
