@@ -1,15 +1,18 @@
-// Writes docs/configuration.md from the settings table of src/cli/config/config.ts: the TSDoc of each
-// entry is its description, the entry itself gives the flag, variable and default
+// Writes docs/configuration.md from the settings table of src/cli/config/ (settings.ts, assembled
+// from each area's table: server.ts, store.ts, policy.ts…): the TSDoc of each entry is its
+// description, the entry itself gives the flag, variable and default
 // (oidc-provider generates its configuration docs the same way). `npm run docs:config`
 // runs it; test/cli/configuration-docs.test.ts fails when the committed file drifts.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import ts from 'typescript';
 import { settingNames, settings } from '../src/cli/config/config.ts';
 import type { Setting, SettingName } from '../src/cli/config/config.ts';
+import type { FormerName } from '../src/cli/config/config-values.ts';
 
-const configSource = fileURLToPath(new URL('../src/cli/config/config.ts', import.meta.url));
+const configFolder = fileURLToPath(new URL('../src/cli/config/', import.meta.url));
 export const docsPath = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
 
 /** The settings that name a file (`isPath`), as the docs list them: what the file resolves. */
@@ -20,17 +23,26 @@ function pathSettings(): string {
     .join(', ');
 }
 
-/** The TSDoc text of each entry of `settings`, by setting name. */
+/** The TSDoc text of each entry of the areas' tables (`serverSettings`…), by setting name. */
 function settingDocs(): Map<string, string> {
-  const source = ts.createSourceFile(
-    configSource,
-    readFileSync(configSource, 'utf8'),
-    ts.ScriptTarget.Latest,
-    true,
-  );
   const docs = new Map<string, string>();
+  for (const file of readdirSync(configFolder).filter((name) => name.endsWith('.ts'))) {
+    const path = join(configFolder, file);
+    const source = ts.createSourceFile(
+      path,
+      readFileSync(path, 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+    );
+    tableDocs(source, docs);
+  }
+  return docs;
+}
+
+/** Adds the TSDoc of every entry of a table (a variable named `…Settings`) in `source`. */
+function tableDocs(source: ts.SourceFile, docs: Map<string, string>): void {
   const visit = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && node.name.getText() === 'settings') {
+    if (ts.isVariableDeclaration(node) && /Settings$/.test(node.name.getText(source))) {
       let value = node.initializer;
       while (value !== undefined && (ts.isSatisfiesExpression(value) || ts.isAsExpression(value))) {
         value = value.expression;
@@ -52,7 +64,12 @@ function settingDocs(): Map<string, string> {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return docs;
+}
+
+/** A setting's former name, still read: each spelling, as the settings are documented. */
+function formerLine(former: FormerName): string {
+  const flag = former.flag === undefined ? '' : `flag \`${former.flag}\`, `;
+  return `- Former name, still read with a warning at start-up: ${flag}\`${former.env}\`, \`${former.name}\` in the file`;
 }
 
 function shownDefault(value: unknown): string {
@@ -89,7 +106,7 @@ export async function renderConfigDocs(): Promise<string> {
     const setting: Setting<unknown> = settings[name];
     const doc = docs.get(name);
     if (doc === undefined || doc === '')
-      throw new Error(`settings.${name} has no TSDoc in src/cli/config/config.ts`);
+      throw new Error(`settings.${name} has no TSDoc in src/cli/config/`);
     return [
       `### \`${name}\``,
       '',
@@ -99,13 +116,14 @@ export async function renderConfigDocs(): Promise<string> {
       `- Environment: \`${setting.env}\``,
       `- Config file: \`${name}\``,
       `- Default: ${shownDefault(setting.default)}`,
+      ...(setting.formerly === undefined ? [] : [formerLine(setting.formerly)]),
       '',
     ].join('\n');
   };
   const markdown = [
     '# Configuration',
     '',
-    '<!-- Generated from the settings table in src/cli/config/config.ts by `npm run docs:config`. Do not edit by hand. -->',
+    '<!-- Generated from the settings tables in src/cli/config/ by `npm run docs:config`. Do not edit by hand. -->',
     '',
     'Every `latchkey` command reads one configuration. Each setting can come from a flag of',
     '`latchkey serve` (the commands that use the database take `--database` and `--config`), from a',

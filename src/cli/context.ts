@@ -29,7 +29,7 @@ export async function policyOf(config: LatchkeyConfig): Promise<PolicyOverrides>
     temporaryCredentialLifetimeSeconds: config.temporaryCredentialLifetimeSeconds,
     tokenLifetimeSeconds: config.tokenLifetimeSeconds ?? null,
     sessionTokenLifetimeSeconds: config.sessionTokenLifetimeSeconds,
-    sessionLifetimeSeconds: config.sessionLifetimeSeconds,
+    sessionExtensionLifetimeSeconds: config.sessionExtensionLifetimeSeconds,
     signatureMethods: new SignatureMethodRegistry().only(config.signatureMethods),
     realm: config.realm,
     scopes: config.scopes,

@@ -39,6 +39,8 @@ export interface PagesContext {
   /** Cookies get `Secure` under TLS or a trusted proxy. */
   readonly secureCookies: boolean;
   readonly sessionSecret: string;
+  /** How long a sign-in lasts, in seconds; the pages' own default when absent. */
+  readonly browserSessionLifetimeSeconds?: number | undefined;
   readonly transport: TransportSettings;
   readonly baseUrlOf: (request: FastifyRequest) => string;
   /** False in gateway mode: `/` belongs to the upstream API. */
@@ -72,17 +74,12 @@ function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
   socket.end(CONNECT_REFUSAL);
 }
 
-export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
-  const provider = options.provider;
-  const paths: FlowPaths = { ...defaultPaths, ...options.paths };
-  const transport: TransportSettings = {
-    tls: options.tls !== undefined,
-    trustProxy: options.trustProxy ?? false,
-    insecureHttp: options.insecureHttp ?? false,
-  };
-  const sessionSecret = options.sessionSecret ?? randomBytes(32).toString('base64url');
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-
+/** The Fastify instance: TLS, the proxy, the body limit, the logs, request ids, serializing. */
+function createFastify(
+  options: BuildOptions,
+  transport: TransportSettings,
+  bodyLimit: number,
+): FastifyInstance {
   const logging = serverLogging(options.logger);
   const app = Fastify({
     ...logging.fastify,
@@ -107,6 +104,22 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // Response schemas describe (route-schemas.ts); JSON is written by JSON.stringify as before,
   // so declaring a response changes no byte a client receives.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  return app;
+}
+
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const provider = options.provider;
+  const paths: FlowPaths = { ...defaultPaths, ...options.paths };
+  const transport: TransportSettings = {
+    tls: options.tls !== undefined,
+    trustProxy: options.trustProxy ?? false,
+    insecureHttp: options.insecureHttp ?? false,
+  };
+  const sessionSecret = options.sessionSecret ?? randomBytes(32).toString('base64url');
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+
+  const app = createFastify(options, transport, bodyLimit);
 
   // Every absolute URL the server writes: publicUrl, else the listen address, never Host.
   const origin: PublicOrigin = { publicUrl: options.publicUrl, tls: transport.tls };
@@ -143,6 +156,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         paths,
         secureCookies: transport.tls || transport.trustProxy,
         sessionSecret,
+        browserSessionLifetimeSeconds: options.browserSessionLifetimeSeconds,
         transport,
         baseUrlOf,
         landingPage: options.gateway === undefined,
@@ -164,7 +178,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     // Loaded only in gateway mode: the proxy (undici) is start-up time that a deployment
     // without a gateway does not need.
     const { registerGateway } = await import('./gateway/gateway.ts');
-    await registerGateway(app, provider, options.gateway, transport);
+    await registerGateway(app, provider, { bodyLimit, ...options.gateway }, transport);
   }
 
   if (options.maintenance ?? true) {

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectParameters, OAuthError } from '../protocol/index.ts';
+import { isLoopback } from '../provider/index.ts';
 import type { IncomingRequest } from '../provider/index.ts';
 
 export interface TransportSettings {
@@ -137,11 +138,6 @@ export function isSecureChannel(
   if (transport.insecureHttp) return true;
   if (transport.trustProxy) return scheme === 'https';
   return scheme === 'https' || arrivedOnLoopback(request);
-}
-
-export function isLoopback(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
 /** The connection came in on a loopback interface (an injected request has no local address). */

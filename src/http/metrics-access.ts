@@ -9,6 +9,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { isLoopback } from '../provider/index.ts';
 import type { TransportSettings } from './incoming-request.ts';
 
 export interface MetricsOptions {
@@ -21,11 +22,6 @@ export interface MetricsOptions {
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
-
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  return /^127\./.test(address) || address === '::1' || /^::ffff:127\./i.test(address);
-}
 
 export function createMetricsAccess(
   options: MetricsOptions,
@@ -43,7 +39,7 @@ export function createMetricsAccess(
   }
   return (request) =>
     !transport.trustProxy &&
-    isLoopbackAddress(request.socket.remoteAddress) &&
+    isLoopback(request.socket.remoteAddress) &&
     request.headers['forwarded'] === undefined &&
     request.headers['x-forwarded-for'] === undefined;
 }

@@ -68,15 +68,7 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
   for (const kind of ['temporary', 'token']) issued.inc({ kind }, 0);
   revoked.inc(0);
 
-  let nonceEntries: number | undefined;
-  new Gauge({
-    name: 'latchkey_nonce_store_entries',
-    help: 'Live nonces in the nonce store, as last sampled (not on every scrape).',
-    registers,
-    collect() {
-      if (nonceEntries !== undefined) this.set(nonceEntries);
-    },
-  });
+  registerNonceSampling(app, registers, provider, options.nonceSampleMs ?? 15_000);
   registerCacheMetrics(registers, provider);
 
   const endpointOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
@@ -109,6 +101,33 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
     .on('grant.revoked', onGrant)
     .on('error.maintenance', onUpkeepFailure);
 
+  app.addHook('onClose', async function stopCounting() {
+    provider.events
+      .off('token.revoked', onToken)
+      .off('grant.revoked', onGrant)
+      .off('error.maintenance', onUpkeepFailure);
+  });
+
+  registerMetricsRoute(app, registry, createMetricsAccess(options, context.transport));
+  return registry;
+}
+
+/** The nonce store's size as a gauge, sampled every `intervalMs` from the app's start. */
+function registerNonceSampling(
+  app: FastifyInstance,
+  registers: Registry[],
+  provider: Provider,
+  intervalMs: number,
+): void {
+  let nonceEntries: number | undefined;
+  new Gauge({
+    name: 'latchkey_nonce_store_entries',
+    help: 'Live nonces in the nonce store, as last sampled (not on every scrape).',
+    registers,
+    collect() {
+      if (nonceEntries !== undefined) this.set(nonceEntries);
+    },
+  });
   // The nonce count may scan the store (COUNT(*), or a SCARD per second in Redis): sampled.
   let sampler: NodeJS.Timeout | undefined;
   const sample = () => {
@@ -121,18 +140,20 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
   };
   app.addHook('onReady', async function startSampling() {
     sample();
-    sampler = setInterval(sample, options.nonceSampleMs ?? 15_000);
+    sampler = setInterval(sample, intervalMs);
     sampler.unref();
   });
   app.addHook('onClose', async function stopSampling() {
     clearInterval(sampler);
-    provider.events
-      .off('token.revoked', onToken)
-      .off('grant.revoked', onGrant)
-      .off('error.maintenance', onUpkeepFailure);
   });
+}
 
-  const allowed = createMetricsAccess(options, context.transport);
+/** `GET /metrics`, for the peers `allowed` lets read it; a 404 for the others. */
+function registerMetricsRoute(
+  app: FastifyInstance,
+  registry: Registry,
+  allowed: (request: FastifyRequest) => boolean,
+): void {
   const schema = {
     tags: [TAGS.operations],
     summary: 'Prometheus metrics',
@@ -157,7 +178,6 @@ export function registerMetrics(app: FastifyInstance, context: MetricsContext): 
       .header('cache-control', 'no-store')
       .send(text);
   });
-  return registry;
 }
 
 /** Hit ratio of the per-instance cache (src/store/cached.ts), when the store has one. */

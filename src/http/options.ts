@@ -39,6 +39,8 @@ export interface AppOptions {
   readonly bodyLimit?: number | undefined;
   /** Signs the session cookie; random per start when absent (sessions end on restart). */
   readonly sessionSecret?: string | undefined;
+  /** How long an owner's sign-in on the pages lasts, in seconds (the pages' default: 12 hours). */
+  readonly browserSessionLifetimeSeconds?: number | undefined;
   /** Gateway mode: verify and forward every request outside Latchkey's own paths. */
   readonly gateway?: GatewayOptions | undefined;
   /** Forward-auth for an edge (nginx, Caddy, Traefik, Envoy; docs/edge.md): off when absent. */

@@ -16,6 +16,7 @@ export type { VerifiedCaller } from './caller.ts';
 export { DEFAULT_NAME_CLAIMS, DEFAULT_OIDC_SCOPES } from './accounts/identity.ts';
 export type { IdentityOptions, OidcIdentity } from './accounts/identity.ts';
 export { InputError, NotFoundError } from './input-error.ts';
+export { isLoopback } from './loopback.ts';
 export type { PolicyOverrides, SignInLimits } from './policy.ts';
 export type { IncomingRequest } from './request.ts';
 export type { ClientRegistration } from './clients/clients.ts';

@@ -47,9 +47,10 @@ export interface Policy {
   readonly sessionTokenLifetimeSeconds: number;
   /**
    * Session extension: how long a session lasts when the owner approved access with no end,
-   * in seconds (a session handle renews tokens; it is not kept valid forever).
+   * in seconds (a session handle renews tokens; it is not kept valid forever). Not the
+   * owner's browser session on the pages (src/web/sessions.ts).
    */
-  readonly sessionLifetimeSeconds: number;
+  readonly sessionExtensionLifetimeSeconds: number;
   /** Password sign-in throttling on the pages. */
   readonly signIn: SignInLimits;
   /**
@@ -87,7 +88,7 @@ export const defaultPolicy: Policy = {
   maxValueBytes: 255,
   maxParameters: 1000,
   sessionTokenLifetimeSeconds: 3600,
-  sessionLifetimeSeconds: 365 * 24 * 3600,
+  sessionExtensionLifetimeSeconds: 365 * 24 * 3600,
   // perAddress: an office behind one NAT signs many people in (docs/security.md).
   signIn: { perAccountAddress: 5, perAddress: 300, windowSeconds: 900 },
   requestsPerMinute: 3_000_000,
@@ -108,8 +109,8 @@ export function resolvePolicy(overrides: PolicyOverrides = {}): Policy {
   }
   if (!(policy.sessionTokenLifetimeSeconds > 0))
     throw new TypeError('sessionTokenLifetimeSeconds must be > 0');
-  if (!(policy.sessionLifetimeSeconds > 0))
-    throw new TypeError('sessionLifetimeSeconds must be > 0');
+  if (!(policy.sessionExtensionLifetimeSeconds > 0))
+    throw new TypeError('sessionExtensionLifetimeSeconds must be > 0');
   for (const name of ['perAccountAddress', 'perAddress', 'windowSeconds'] as const) {
     if (!(policy.signIn[name] > 0)) throw new TypeError(`signIn.${name} must be > 0`);
   }

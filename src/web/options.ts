@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { defaultPaths } from '../http/options.ts';
 import { publicBaseUrl } from '../http/public-url.ts';
+import { DEFAULT_BROWSER_SESSION_LIFETIME_SECONDS } from './sessions.ts';
 import type { IdentityOptions, Provider, SignInLimits } from '../provider/index.ts';
 
 export interface WebPaths {
@@ -21,8 +22,11 @@ export interface WebOptions {
   readonly secureCookies?: boolean | undefined;
   /** Keys the CSRF tokens; random per start when absent (open forms then fail after a restart). */
   readonly sessionSecret?: string | undefined;
-  /** How long a sign-in lasts, in seconds (default 12 hours). */
-  readonly sessionLifetimeSeconds?: number | undefined;
+  /**
+   * How long an owner's browser sign-in lasts, in seconds (default
+   * `DEFAULT_BROWSER_SESSION_LIFETIME_SECONDS`, 12 hours).
+   */
+  readonly browserSessionLifetimeSeconds?: number | undefined;
   /**
    * The public base URL for a request; from the app (its `publicUrl`, else the address it
    * listens on). Standalone, the listen address: never `Host` or `X-Forwarded-Host`.
@@ -48,7 +52,7 @@ export interface ResolvedWebOptions {
   readonly secureCookies: boolean;
   readonly sessionSecret: string | undefined;
   readonly signIn: SignInLimits;
-  readonly sessionLifetimeSeconds: number;
+  readonly browserSessionLifetimeSeconds: number;
   readonly baseUrlOf: (request: FastifyRequest) => string;
   readonly identity: IdentityOptions;
 }
@@ -65,7 +69,8 @@ export function resolveWebOptions(options: WebOptions): ResolvedWebOptions {
     secureCookies: options.secureCookies ?? false,
     sessionSecret: options.sessionSecret,
     signIn: options.provider.policy.signIn,
-    sessionLifetimeSeconds: options.sessionLifetimeSeconds ?? 12 * 3600,
+    browserSessionLifetimeSeconds:
+      options.browserSessionLifetimeSeconds ?? DEFAULT_BROWSER_SESSION_LIFETIME_SECONDS,
     baseUrlOf: options.baseUrlOf ?? ((request) => publicBaseUrl(request)),
     identity: options.identity ?? { source: 'local' },
   };

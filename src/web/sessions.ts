@@ -7,6 +7,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Owner } from '../provider/index.ts';
 import { cookieName } from '../http/cookie-names.ts';
 import type { ResolvedWebOptions } from './options.ts';
+
+/**
+ * How long a browser sign-in lasts, in seconds: 12 hours, a working day, after which the owner
+ * signs in again (docs/pages.md). Not the session extension's sessions of renewals (the
+ * provider's `policy.sessionExtensionLifetimeSeconds`).
+ */
+export const DEFAULT_BROWSER_SESSION_LIFETIME_SECONDS = 12 * 3600;
+
 export interface SignedIn {
   /** The stored id (a hash of the cookie value), also what CSRF tokens are bound to. */
   readonly sessionId: string;
@@ -60,7 +68,7 @@ export function createSessions(options: ResolvedWebOptions) {
       await this.end(request, reply);
       const { cookie, session } = await provider.sessions.start(
         owner,
-        options.sessionLifetimeSeconds,
+        options.browserSessionLifetimeSeconds,
       );
       reply.setCookie(name, cookie, {
         path: '/',
@@ -68,7 +76,7 @@ export function createSessions(options: ResolvedWebOptions) {
         sameSite: 'lax',
         secure: options.secureCookies,
         signed: true,
-        maxAge: options.sessionLifetimeSeconds,
+        maxAge: options.browserSessionLifetimeSeconds,
       });
       request.signedIn = { sessionId: session.id, owner };
     },

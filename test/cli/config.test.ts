@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/cli/config/config.ts';
+import { ConfigError, formerNames, loadConfig, settings } from '../../src/cli/config/config.ts';
+import { edgeSettings } from '../../src/cli/config/edge.ts';
+import { gatewaySettings } from '../../src/cli/config/gateway.ts';
+import { identitySettings } from '../../src/cli/config/identity.ts';
+import { policySettings } from '../../src/cli/config/policy.ts';
+import { serverSettings } from '../../src/cli/config/server.ts';
+import { storeSettings } from '../../src/cli/config/store.ts';
 import { policyOf } from '../../src/cli/context.ts';
 import { workspace } from './run-cli.ts';
 
@@ -27,6 +33,25 @@ function refusal(run: () => unknown): ConfigError {
 }
 
 describe('one configuration: defaults and validation', () => {
+  it('has each setting from one area, and no former name that is a setting too', () => {
+    const areas = [
+      serverSettings,
+      storeSettings,
+      policySettings,
+      identitySettings,
+      gatewaySettings,
+      edgeSettings,
+    ];
+    const names = areas.flatMap((area) => Object.keys(area));
+    assert.equal(new Set(names).size, names.length, 'a setting defined by two areas');
+    assert.deepEqual(names, Object.keys(settings));
+    const envs: string[] = Object.values(settings).map((setting) => setting.env);
+    for (const former of formerNames) {
+      assert.ok(!Object.hasOwn(settings, former.name), former.name);
+      assert.ok(!envs.includes(former.env), former.env);
+    }
+  });
+
   it('has the documented defaults', () => {
     const config = loadConfig({ env: {} });
     assert.equal(config.host, '127.0.0.1');
@@ -131,14 +156,80 @@ describe('one configuration: defaults and validation', () => {
   it('hands the session extension lifetimes to the provider policy', async () => {
     const defaults = await policyOf(loadConfig({ env: {} }));
     assert.equal(defaults.sessionTokenLifetimeSeconds, 3600);
-    assert.equal(defaults.sessionLifetimeSeconds, 365 * 86400);
+    assert.equal(defaults.sessionExtensionLifetimeSeconds, 365 * 86400);
     const config = loadConfig({
-      env: { LATCHKEY_SESSION_TOKEN_LIFETIME: '600', LATCHKEY_SESSION_LIFETIME: '86400' },
+      env: {
+        LATCHKEY_SESSION_TOKEN_LIFETIME: '600',
+        LATCHKEY_SESSION_EXTENSION_LIFETIME: '86400',
+      },
     });
     const policy = await policyOf(config);
     assert.equal(policy.sessionTokenLifetimeSeconds, 600);
-    assert.equal(policy.sessionLifetimeSeconds, 86400);
+    assert.equal(policy.sessionExtensionLifetimeSeconds, 86400);
     assert.throws(() => loadConfig({ env: { LATCHKEY_SESSION_TOKEN_LIFETIME: '0' } }), ConfigError);
+  });
+
+  describe('sessionLifetimeSeconds, the former name of sessionExtensionLifetimeSeconds', () => {
+    const load = (sources: Parameters<typeof loadConfig>[0]) => {
+      const warnings: string[] = [];
+      const config = loadConfig({ ...sources, warn: (line) => warnings.push(line) });
+      return { value: config.sessionExtensionLifetimeSeconds, warnings };
+    };
+
+    it('is read from the environment, the flag and the file, with one warning each', () => {
+      for (const sources of [
+        { env: { LATCHKEY_SESSION_LIFETIME: '7200' } },
+        { flags: { sessionLifetimeSeconds: '7200' } },
+        { file: configFile({ sessionLifetimeSeconds: 7200 }) },
+      ]) {
+        const { value, warnings } = load(sources);
+        assert.equal(value, 7200);
+        assert.equal(warnings.length, 1, warnings.join('\n'));
+        assert.match(
+          warnings[0]!,
+          /former name of .*(SESSION_EXTENSION_LIFETIME|session-extension-lifetime|sessionExtensionLifetimeSeconds)/,
+        );
+        assert.doesNotMatch(warnings[0]!, /\n/);
+      }
+    });
+
+    it('gives way to the new name in the same place, and to any place that wins', () => {
+      assert.equal(
+        load({
+          env: { LATCHKEY_SESSION_LIFETIME: '7200', LATCHKEY_SESSION_EXTENSION_LIFETIME: '3600' },
+        }).value,
+        3600,
+      );
+      // A flag wins over the environment, whatever the name.
+      assert.equal(
+        load({
+          flags: { sessionLifetimeSeconds: '7200' },
+          env: { LATCHKEY_SESSION_EXTENSION_LIFETIME: '3600' },
+        }).value,
+        7200,
+      );
+    });
+
+    it('is checked as the new name is, and said wrong under the name given', () => {
+      assert.throws(
+        () => load({ env: { LATCHKEY_SESSION_LIFETIME: '5' } }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.setting === 'sessionExtensionLifetimeSeconds' &&
+          /^LATCHKEY_SESSION_LIFETIME: must be an integer/.test(error.message),
+      );
+    });
+
+    it('warns of nothing when only current names are used', () => {
+      assert.deepEqual(load({ env: { LATCHKEY_SESSION_EXTENSION_LIFETIME: '7200' } }).warnings, []);
+    });
+  });
+
+  it('takes the browser session lifetime, 12 hours by default, from the pages', () => {
+    assert.equal(loadConfig({ env: {} }).browserSessionLifetimeSeconds, 12 * 3600);
+    const config = loadConfig({ env: { LATCHKEY_BROWSER_SESSION_LIFETIME: '3600' } });
+    assert.equal(config.browserSessionLifetimeSeconds, 3600);
+    assert.equal(config.sessionExtensionLifetimeSeconds, 365 * 86400);
   });
 
   it('takes relative file paths in the config file from the file folder', () => {
@@ -208,6 +299,24 @@ describe('latchkey reads its configuration at start-up', () => {
     const result = await space.run(['serve', '--port', '70000']);
     assert.equal(result.code, 2);
     assert.equal(result.stderr, 'latchkey: --port: must be an integer 0-65535, got "70000"\n');
+  });
+
+  it('reads --session-lifetime and LATCHKEY_SESSION_LIFETIME, former names, warning once', async () => {
+    const listed = await space.run(['clients', 'list'], {
+      env: { LATCHKEY_SESSION_LIFETIME: '7200' },
+    });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.equal(
+      listed.stderr,
+      'Warning: LATCHKEY_SESSION_LIFETIME is a former name of LATCHKEY_SESSION_EXTENSION_LIFETIME; rename it (still read).\n',
+    );
+    const result = await space.run(['serve', '--session-lifetime', '5']);
+    assert.equal(result.code, 2);
+    assert.equal(
+      result.stderr,
+      'Warning: --session-lifetime is a former name of --session-extension-lifetime; rename it (still read).\n' +
+        'latchkey: --session-lifetime: must be an integer 60-315360000, got "5"\n',
+    );
   });
 
   it('stops with exit code 1 when the config file does not exist', async () => {

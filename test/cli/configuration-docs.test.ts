@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { docsPath, renderConfigDocs } from '../../scripts/generate-config-docs.ts';
 
 describe('docs/configuration.md', () => {
-  it('is what `npm run docs:config` generates from src/cli/config/config.ts (run it after changing a setting)', async () => {
+  it('is what `npm run docs:config` generates from the settings tables of src/cli/config/ (run it after changing a setting)', async () => {
     assert.equal(readFileSync(docsPath, 'utf8'), await renderConfigDocs());
   });
 });

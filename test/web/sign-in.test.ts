@@ -164,6 +164,40 @@ describe('Sign-in and sessions (sessions rotate on sign-in and sign-out)', () =>
   });
 });
 
+describe('How long a sign-in lasts (browserSessionLifetimeSeconds)', () => {
+  const maxAge = (reply: { headers: Record<string, unknown> }) =>
+    /latchkey_session=[^;]+; Max-Age=(\d+);/.exec(
+      [reply.headers['set-cookie']].flat().join('\n'),
+    )?.[1];
+
+  it('is 12 hours by default', async () => {
+    const world = await startWeb();
+    try {
+      await world.owner('alice');
+      assert.equal(maxAge(await world.browser().signIn('alice')), String(12 * 3600));
+    } finally {
+      await world.close();
+    }
+  });
+
+  it('is what the app is given, for the cookie and the stored session', async () => {
+    let now = Date.now();
+    const world = await startWeb({ browserSessionLifetimeSeconds: 600, now: () => now });
+    try {
+      await world.owner('alice');
+      const browser = world.browser();
+      assert.equal(maxAge(await browser.signIn('alice')), '600');
+      assert.equal((await browser.get('/account/apps')).statusCode, 200);
+      now += 601 * 1000;
+      const after = await browser.get('/account/apps');
+      assert.equal(after.statusCode, 303);
+      assert.equal(after.headers.location, '/signin?next=%2Faccount%2Fapps');
+    } finally {
+      await world.close();
+    }
+  });
+});
+
 describe('Session cookies under TLS (Secure)', () => {
   it('adds Secure and the __Host- prefix when secureCookies is set', async () => {
     const world = await startWeb({ web: { secureCookies: true } });

@@ -35,6 +35,8 @@ export interface WebWorldOptions {
   readonly store?: Store | undefined;
   /** The app's logger (none by default). */
   readonly logger?: BuildOptions['logger'];
+  /** How long a sign-in lasts, as the app is told (the pages' default when absent). */
+  readonly browserSessionLifetimeSeconds?: number | undefined;
 }
 
 export interface WebWorld {
@@ -76,6 +78,7 @@ export async function startWeb(options: WebWorldOptions = {}): Promise<WebWorld>
     provider,
     maintenance: false,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    browserSessionLifetimeSeconds: options.browserSessionLifetimeSeconds,
     pages: (instance, context: PagesContext) => webPlugin(instance, { ...context, ...options.web }),
   });
   let owners = 0;

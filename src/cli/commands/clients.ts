@@ -51,11 +51,9 @@ interface AddOptions {
   json?: boolean;
 }
 
-export function registerClients(program: Command): void {
-  const clients = program.command('clients').description('register and manage client applications');
-  const store = (command: Command) => withSettings(command, storeSettingNames);
-
-  store(clients.command('add'))
+/** `latchkey clients add`: register a client, its secret printed once. */
+function registerAdd(clients: Command): void {
+  withSettings(clients.command('add'), storeSettingNames)
     .description('register a client and print its key and secret (the secret is shown once)')
     .requiredOption('--name <name>', 'name shown to owners on the consent page')
     .option('--description <text>', 'what the application does, shown on the consent page')
@@ -100,6 +98,13 @@ export function registerClients(program: Command): void {
       );
       printCredentials(client, options.json === true, `Registered client "${client.name}".`);
     });
+}
+
+export function registerClients(program: Command): void {
+  const clients = program.command('clients').description('register and manage client applications');
+  const store = (command: Command) => withSettings(command, storeSettingNames);
+
+  registerAdd(clients);
 
   store(clients.command('list'))
     .description('list the registered clients')

@@ -35,6 +35,58 @@ interface IssueOptions {
   json?: boolean;
 }
 
+/** `latchkey tokens list`: token credentials, never their secrets. */
+function registerList(tokens: Command): void {
+  withSettings(tokens.command('list'), storeSettingNames)
+    .description('list token credentials (never their secrets)')
+    .option('--user <user>', 'only this resource owner: username, id or external subject')
+    .option('--client <key>', 'only this client')
+    .option('--json', 'print JSON')
+    .action(
+      async (options: { user?: string; client?: string; json?: boolean }, command: Command) => {
+        const now = Date.now();
+        const rows = await withProvider(configOf(command), async (p) => {
+          const owner =
+            options.user === undefined ? undefined : await p.owners.resolve(options.user);
+          if (options.client !== undefined) await p.clients.get(options.client);
+          const found = await p.tokens.list({
+            ...(owner === undefined ? {} : { ownerId: owner.id }),
+            ...(options.client === undefined ? {} : { clientKey: options.client }),
+          });
+          const names = new Map((await p.owners.list()).map((o) => [o.id, o.name]));
+          return found.map((t) => ({
+            token: t.token,
+            client: t.clientKey,
+            user: names.get(t.ownerId) ?? t.ownerId,
+            scope: t.scope,
+            status: status(t, now),
+            issuedAt: time(t.issuedAt),
+            expiresAt: t.expiresAt === null ? null : time(t.expiresAt),
+            lastUsedAt: t.lastUsedAt === null ? null : time(t.lastUsedAt),
+            revokedAt: t.revokedAt === null ? null : time(t.revokedAt),
+          }));
+        });
+        if (options.json === true) return printJson(rows);
+        if (rows.length === 0) return print('No tokens.');
+        print(
+          table(
+            ['TOKEN', 'CLIENT', 'USER', 'SCOPE', 'STATUS', 'ISSUED', 'EXPIRES', 'LAST USED'],
+            rows.map((r) => [
+              r.token,
+              r.client,
+              r.user,
+              r.scope || '-',
+              r.status,
+              r.issuedAt,
+              r.expiresAt ?? 'never',
+              r.lastUsedAt ?? '-',
+            ]),
+          ),
+        );
+      },
+    );
+}
+
 export function registerTokens(program: Command): void {
   const tokens = program.command('tokens').description('issue, list and revoke token credentials');
   const store = (command: Command) => withSettings(command, storeSettingNames);
@@ -88,54 +140,7 @@ export function registerTokens(program: Command): void {
       print('The secret is shown this once: store it now.');
     });
 
-  store(tokens.command('list'))
-    .description('list token credentials (never their secrets)')
-    .option('--user <user>', 'only this resource owner: username, id or external subject')
-    .option('--client <key>', 'only this client')
-    .option('--json', 'print JSON')
-    .action(
-      async (options: { user?: string; client?: string; json?: boolean }, command: Command) => {
-        const now = Date.now();
-        const rows = await withProvider(configOf(command), async (p) => {
-          const owner =
-            options.user === undefined ? undefined : await p.owners.resolve(options.user);
-          if (options.client !== undefined) await p.clients.get(options.client);
-          const found = await p.tokens.list({
-            ...(owner === undefined ? {} : { ownerId: owner.id }),
-            ...(options.client === undefined ? {} : { clientKey: options.client }),
-          });
-          const names = new Map((await p.owners.list()).map((o) => [o.id, o.name]));
-          return found.map((t) => ({
-            token: t.token,
-            client: t.clientKey,
-            user: names.get(t.ownerId) ?? t.ownerId,
-            scope: t.scope,
-            status: status(t, now),
-            issuedAt: time(t.issuedAt),
-            expiresAt: t.expiresAt === null ? null : time(t.expiresAt),
-            lastUsedAt: t.lastUsedAt === null ? null : time(t.lastUsedAt),
-            revokedAt: t.revokedAt === null ? null : time(t.revokedAt),
-          }));
-        });
-        if (options.json === true) return printJson(rows);
-        if (rows.length === 0) return print('No tokens.');
-        print(
-          table(
-            ['TOKEN', 'CLIENT', 'USER', 'SCOPE', 'STATUS', 'ISSUED', 'EXPIRES', 'LAST USED'],
-            rows.map((r) => [
-              r.token,
-              r.client,
-              r.user,
-              r.scope || '-',
-              r.status,
-              r.issuedAt,
-              r.expiresAt ?? 'never',
-              r.lastUsedAt ?? '-',
-            ]),
-          ),
-        );
-      },
-    );
+  registerList(tokens);
 
   store(tokens.command('revoke'))
     .description('revoke token credentials; the next request with them is refused')

@@ -20,6 +20,20 @@ export interface Setting<T> {
   readonly isPath?: boolean;
   /** Never echo the value in a message. */
   readonly secret?: boolean;
+  /**
+   * The name the setting had before, still read (its flag, variable and file key) with a
+   * warning at start-up, so configurations written for it keep working.
+   */
+  readonly formerly?: FormerName;
+}
+
+/** A setting's former spellings: read as the setting's own, each use warned of. */
+export interface FormerName {
+  /** The config file key. */
+  readonly name: string;
+  readonly env: `LATCHKEY_${string}`;
+  /** The flag in commander syntax, or none. */
+  readonly flag: string | undefined;
 }
 
 /** Raised at start-up when a setting is wrong; the message names the setting as it was given. */
@@ -183,4 +197,10 @@ export function list(known: readonly string[]): (raw: unknown) => string[] {
 /** An optional setting: `none` or null (from the file) mean unset. */
 export function optional<T>(parse: (raw: unknown) => T): (raw: unknown) => T | undefined {
   return (raw) => (raw === null || raw === 'none' ? undefined : parse(raw));
+}
+
+/** A raw value as a message shows it: JSON, cut to 60 characters. */
+export function show(raw: unknown): string {
+  const text = JSON.stringify(raw) ?? String(raw);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -125,6 +125,100 @@ export function describedRequest(request: FastifyRequest, prefix: string): Origi
   return { shape, method, target };
 }
 
+/** The original request as the provider verifies it. */
+function incomingOf(
+  request: FastifyRequest,
+  original: OriginalRequest,
+  requireBodyHash: boolean,
+  transport: TransportSettings,
+): IncomingRequest {
+  const headers = request.headers;
+  const question = original.target.indexOf('?');
+  const proto = firstOf(headers['x-forwarded-proto'])?.toLowerCase();
+  const scheme = proto === 'http' || proto === 'https' ? proto : transport.tls ? 'https' : 'http';
+  const host = firstOf(headers['x-forwarded-host']) ?? headers.host ?? '';
+  const contentType = headers['content-type'];
+  const body = request.body;
+  const text = typeof body === 'string' ? body : undefined;
+  const bytes = Buffer.isBuffer(body) ? body : undefined;
+  const partial = headers['x-envoy-auth-partial-body'] === 'true';
+  const hasBody = (text !== undefined && text !== '') || (bytes !== undefined && bytes.length > 0);
+  // §3.4.1.3.1: a form body's parameters are signed, so without the body there is nothing to
+  // check the signature against. Only a method that carries a body is asked for one.
+  if (
+    isFormContentType(contentType) &&
+    (!hasBody || partial) &&
+    original.method !== 'GET' &&
+    original.method !== 'HEAD'
+  ) {
+    throw new OAuthError(
+      'parameter_absent',
+      'The request has a form body, which its signature covers (RFC 5849 §3.4.1.3.1), and the edge did not pass it on: send the OAuth parameters in the Authorization header or the query and the data as JSON, or use an edge that passes the body (Envoy with with_request_body).',
+      { advice: { oauth_parameters_absent: 'body' } },
+    );
+  }
+  // A rule's body hash guards the body: one the edge did not pass is unchecked, so it is
+  // refused rather than waved through (only a method that carries a body is asked for one).
+  if (requireBodyHash && !hasBody && original.method !== 'GET' && original.method !== 'HEAD') {
+    throw new OAuthError(
+      'parameter_absent',
+      'This path requires oauth_body_hash over the request body, and the edge did not pass the body on: use an edge that passes it (Envoy with with_request_body, Traefik with forwardBody).',
+      { advice: { oauth_parameters_absent: 'body' } },
+    );
+  }
+  // The edge adds the client's address last (X-Forwarded-For), for per-source limits.
+  const forwardedFor = single(headers['x-forwarded-for'])?.split(',').pop()?.trim();
+  return {
+    method: original.method,
+    scheme,
+    host,
+    path: question < 0 ? original.target : original.target.slice(0, question),
+    query: question < 0 ? '' : original.target.slice(question + 1),
+    authorization: headers.authorization,
+    contentType,
+    body: text,
+    rawBody: bytes,
+    secure: transport.insecureHttp || scheme === 'https',
+    address: forwardedFor === undefined || forwardedFor === '' ? request.ip : forwardedFor,
+  };
+}
+
+/** 200 for the edge to copy: every identity header, empty when absent, so none is forged. */
+function allow(
+  reply: FastifyReply,
+  names: IdentityHeaderNames,
+  caller: VerifiedCaller | null,
+  extra: Record<string, string> = {},
+): FastifyReply {
+  return reply
+    .code(200)
+    .headers({
+      'cache-control': 'no-store',
+      [names.client]: caller === null ? '' : percentEncode(caller.client.key),
+      [names.owner]: caller?.owner?.subject ?? '',
+      [names.ownerName]:
+        caller?.owner === null || caller === null ? '' : encodeURIComponent(caller.owner.name),
+      [names.scope]: caller?.scope ?? '',
+      ...extra,
+    })
+    .send();
+}
+
+/** The refusal, in the shape the edge passes on (nginx only passes 401 and 403 on). */
+function deny(reply: FastifyReply, shape: EdgeShape | undefined, answer: FailureAnswer) {
+  let status = answer.status;
+  const headers: Record<string, string> = { ...answer.headers };
+  if (status >= 400) {
+    headers[STATUS_HEADER] = String(status);
+    // The body is a form of ASCII (oauth_problem=…): a header carries it as it is.
+    if (/^[\x20-\x7e]*$/.test(answer.body) && answer.body.length <= 2048) {
+      headers[PROBLEM_HEADER] = answer.body;
+    }
+  }
+  if (shape === 'nginx' && status !== 401 && status !== 403) status = 401;
+  return reply.code(status).headers(headers).send(answer.body);
+}
+
 export async function registerForwardAuth(
   app: FastifyInstance,
   provider: Provider,
@@ -136,98 +230,6 @@ export async function registerForwardAuth(
   const rules = parseGatewayRules(options.rules ?? []);
   const names = { ...DEFAULT_IDENTITY_HEADERS, ...options.identityHeaders };
   const realm = provider.policy.realm;
-
-  /** The original request as the provider verifies it. */
-  function incomingOf(
-    request: FastifyRequest,
-    original: OriginalRequest,
-    requireBodyHash: boolean,
-  ): IncomingRequest {
-    const headers = request.headers;
-    const question = original.target.indexOf('?');
-    const proto = firstOf(headers['x-forwarded-proto'])?.toLowerCase();
-    const scheme = proto === 'http' || proto === 'https' ? proto : transport.tls ? 'https' : 'http';
-    const host = firstOf(headers['x-forwarded-host']) ?? headers.host ?? '';
-    const contentType = headers['content-type'];
-    const body = request.body;
-    const text = typeof body === 'string' ? body : undefined;
-    const bytes = Buffer.isBuffer(body) ? body : undefined;
-    const partial = headers['x-envoy-auth-partial-body'] === 'true';
-    const hasBody =
-      (text !== undefined && text !== '') || (bytes !== undefined && bytes.length > 0);
-    // §3.4.1.3.1: a form body's parameters are signed, so without the body there is nothing to
-    // check the signature against. Only a method that carries a body is asked for one.
-    if (
-      isFormContentType(contentType) &&
-      (!hasBody || partial) &&
-      original.method !== 'GET' &&
-      original.method !== 'HEAD'
-    ) {
-      throw new OAuthError(
-        'parameter_absent',
-        'The request has a form body, which its signature covers (RFC 5849 §3.4.1.3.1), and the edge did not pass it on: send the OAuth parameters in the Authorization header or the query and the data as JSON, or use an edge that passes the body (Envoy with with_request_body).',
-        { advice: { oauth_parameters_absent: 'body' } },
-      );
-    }
-    // A rule's body hash guards the body: one the edge did not pass is unchecked, so it is
-    // refused rather than waved through (only a method that carries a body is asked for one).
-    if (requireBodyHash && !hasBody && original.method !== 'GET' && original.method !== 'HEAD') {
-      throw new OAuthError(
-        'parameter_absent',
-        'This path requires oauth_body_hash over the request body, and the edge did not pass the body on: use an edge that passes it (Envoy with with_request_body, Traefik with forwardBody).',
-        { advice: { oauth_parameters_absent: 'body' } },
-      );
-    }
-    // The edge adds the client's address last (X-Forwarded-For), for per-source limits.
-    const forwardedFor = single(headers['x-forwarded-for'])?.split(',').pop()?.trim();
-    return {
-      method: original.method,
-      scheme,
-      host,
-      path: question < 0 ? original.target : original.target.slice(0, question),
-      query: question < 0 ? '' : original.target.slice(question + 1),
-      authorization: headers.authorization,
-      contentType,
-      body: text,
-      rawBody: bytes,
-      secure: transport.insecureHttp || scheme === 'https',
-      address: forwardedFor === undefined || forwardedFor === '' ? request.ip : forwardedFor,
-    };
-  }
-
-  /** 200 for the edge to copy: every identity header, empty when absent, so none is forged. */
-  function allow(
-    reply: FastifyReply,
-    caller: VerifiedCaller | null,
-    extra: Record<string, string> = {},
-  ): FastifyReply {
-    return reply
-      .code(200)
-      .headers({
-        'cache-control': 'no-store',
-        [names.client]: caller === null ? '' : percentEncode(caller.client.key),
-        [names.owner]: caller?.owner?.subject ?? '',
-        [names.ownerName]:
-          caller?.owner === null || caller === null ? '' : encodeURIComponent(caller.owner.name),
-        [names.scope]: caller?.scope ?? '',
-        ...extra,
-      })
-      .send();
-  }
-
-  function deny(reply: FastifyReply, shape: EdgeShape | undefined, answer: FailureAnswer) {
-    let status = answer.status;
-    const headers: Record<string, string> = { ...answer.headers };
-    if (status >= 400) {
-      headers[STATUS_HEADER] = String(status);
-      // The body is a form of ASCII (oauth_problem=…): a header carries it as it is.
-      if (/^[\x20-\x7e]*$/.test(answer.body) && answer.body.length <= 2048) {
-        headers[PROBLEM_HEADER] = answer.body;
-      }
-    }
-    if (shape === 'nginx' && status !== 401 && status !== 403) status = 401;
-    return reply.code(status).headers(headers).send(answer.body);
-  }
 
   async function verifyForEdge(request: FastifyRequest, reply: FastifyReply) {
     // The connection's own peer: a forwarding header is what is being checked, not a proof.
@@ -252,18 +254,23 @@ export async function registerForwardAuth(
       const path = normalizeGatewayPath(original.target);
       const rule = matchRule(rules, original.method, path);
       lti = rule.lti;
-      incoming = incomingOf(request, original, rule.access !== 'public' && rule.requireBodyHash);
-      if (rule.access === 'public') return allow(reply, null);
+      incoming = incomingOf(
+        request,
+        original,
+        rule.access !== 'public' && rule.requireBodyHash,
+        transport,
+      );
+      if (rule.access === 'public') return allow(reply, names, null);
       if (rule.lti) {
         const verified = await provider.verifyLtiLaunch(incoming);
-        return allow(reply, verified.caller, launchHeaders(verified.launch));
+        return allow(reply, names, verified.caller, launchHeaders(verified.launch));
       }
       const verified = await provider.verifyResourceRequest(incoming, {
         tokenRequired: rule.access === 'token',
         scope: rule.scope,
         requireBodyHash: rule.requireBodyHash,
       });
-      return allow(reply, verified.caller);
+      return allow(reply, names, verified.caller);
     } catch (error) {
       const answer =
         lti && incoming !== undefined

@@ -139,7 +139,7 @@ export function createUpstream(url: string, settings: UpstreamSettings): Upstrea
   return {
     host: origin.host,
     forward(request, reply, target, headers, body, signal) {
-      // Sent exactly as given: the path is the one the rules matched (gateway-path.ts makes it
+      // Sent exactly as given: the path is the one the rules matched (path.ts makes it
       // sendable as it is), and re-parsing it here would let the upstream see another.
       const path = target;
       const response = reply.raw;

@@ -38,7 +38,7 @@ const DEFAULT_RULE: ResolvedRule = {
 };
 
 /**
- * Whether `path` (already normalized, gateway-path.ts) falls under `pattern`. With `anyCase`,
+ * Whether `path` (already normalized, path.ts) falls under `pattern`. With `anyCase`,
  * ASCII letters match regardless of case.
  */
 export function pathMatches(pattern: string, path: string, anyCase = false): boolean {
@@ -94,7 +94,7 @@ function stricter(a: ResolvedRule, b: ResolvedRule): ResolvedRule {
 }
 
 /**
- * The rule for a request (its path normalized by gateway-path.ts): the first that names its
+ * The rule for a request (its path normalized by path.ts): the first that names its
  * method and path. Case never loosens a rule: many upstreams route without regard to case
  * (Express by default, IIS), others do not. So a rule that demands a token also meets its
  * path in any other case (`/Admin/x` needs what `/admin/*` needs), a rule that relaxes

@@ -4,7 +4,7 @@
  * provider; `delegated` hands the sign-in to the team's own login app, which accepts or
  * rejects a login challenge through the admin API.
  */
-import { isIP } from 'node:net';
+import { isLoopback } from '../loopback.ts';
 
 export interface LocalIdentity {
   readonly source: 'local';
@@ -37,14 +37,6 @@ export const DEFAULT_OIDC_SCOPES = 'openid profile email';
 export const DEFAULT_NAME_CLAIMS: readonly string[] = ['name', 'preferred_username', 'email'];
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
-/** localhost, 127.0.0.0/8 or ::1: traffic that never leaves the machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-}
-
 /**
  * An issuer Latchkey may talk to: https, or http on loopback only (a test or a side-car IdP;
  * anything else would send the client secret and the ID token in clear). Returns the reason
@@ -58,6 +50,6 @@ export function issuerProblem(issuer: string): string | undefined {
     return 'must be an absolute URL';
   }
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
+  if (url.protocol === 'http:' && isLoopback(url.hostname)) return undefined;
   return 'must be an https:// URL (http:// only on loopback)';
 }

@@ -5,7 +5,7 @@
  */
 import { OAuthError, percentEncode } from '../../protocol/index.ts';
 import type { Client } from '../../store/types.ts';
-import { isLoopbackHost } from '../accounts/identity.ts';
+import { isLoopback } from '../loopback.ts';
 
 const MAX_CALLBACK_LENGTH = 2048;
 
@@ -45,7 +45,7 @@ export function checkCallback(callback: string, client: Client): string {
     }
   } else if (scheme !== 'http' && scheme !== 'https') {
     throw rejected('A custom-scheme oauth_callback must be registered for the client first.');
-  } else if (scheme === 'http' && !isLoopbackHost(url.hostname)) {
+  } else if (scheme === 'http' && !isLoopback(url.hostname)) {
     // Unregistered, the verifier (and the owner) would cross the network in clear to a host
     // nobody vouched for; a loopback listener is the one http callback that stays local.
     throw rejected(

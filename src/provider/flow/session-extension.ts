@@ -57,7 +57,8 @@ export function startSession(
 ) {
   if (!client.sessionExtension) return undefined;
   const handle = newSecret();
-  const sessionExpiresAt = now + (approvedLifetime ?? policy.sessionLifetimeSeconds) * 1000;
+  const sessionExpiresAt =
+    now + (approvedLifetime ?? policy.sessionExtensionLifetimeSeconds) * 1000;
   return {
     handle,
     fields: {
@@ -123,7 +124,8 @@ export async function renewTokenCredentials(
       'The session has ended; ask the owner to authorize the app again.',
     );
   }
-  const sessionExpiresAt = old.sessionExpiresAt ?? now + deps.policy.sessionLifetimeSeconds * 1000;
+  const sessionExpiresAt =
+    old.sessionExpiresAt ?? now + deps.policy.sessionExtensionLifetimeSeconds * 1000;
   const renewed: NewTokenCredential = {
     token: newIdentifier(),
     secret: newSecret(),

@@ -71,30 +71,31 @@ const decisionSchema = page(
   },
 );
 
+/** Whole minutes, at least one, until the request expires (the page says so). */
+function minutesLeft(asked: AuthorizationRequest, now: number): number {
+  return Math.max(1, Math.ceil((asked.temporaryCredential.expiresAt - now) / 60000));
+}
+
+/**
+ * Where Allow and Deny both send the owner, as the page names it: the callback's host (or
+ * its scheme, for an app's own `myapp:` callback), and whether the app registered it.
+ * Null for `oob`, where the page shows a code instead.
+ */
+function callbackShown(asked: AuthorizationRequest) {
+  const callback = asked.temporaryCredential.callback;
+  if (callback === 'oob') return null;
+  const url = new URL(callback);
+  const web = url.protocol === 'http:' || url.protocol === 'https:';
+  return {
+    place: web ? url.host : url.protocol,
+    registered: isRegisteredCallback(callback, asked.client),
+  };
+}
+
 export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
   const { options, render, errors } = web;
   const { provider } = options;
   const path = options.paths.authorize;
-
-  function minutesLeft(asked: AuthorizationRequest): number {
-    return Math.max(1, Math.ceil((asked.temporaryCredential.expiresAt - provider.now()) / 60000));
-  }
-
-  /**
-   * Where Allow and Deny both send the owner, as the page names it: the callback's host (or
-   * its scheme, for an app's own `myapp:` callback), and whether the app registered it.
-   * Null for `oob`, where the page shows a code instead.
-   */
-  function callbackShown(asked: AuthorizationRequest) {
-    const callback = asked.temporaryCredential.callback;
-    if (callback === 'oob') return null;
-    const url = new URL(callback);
-    const web = url.protocol === 'http:' || url.protocol === 'https:';
-    return {
-      place: web ? url.host : url.protocol,
-      registered: isRegisteredCallback(callback, asked.client),
-    };
-  }
 
   function consentPage(request: FastifyRequest, reply: FastifyReply, asked: AuthorizationRequest) {
     const { client } = asked;
@@ -107,7 +108,7 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
       lifetimes: lifetimeChoices(asked.defaultLifetime),
       token: asked.temporaryCredential.token,
       callback: callbackShown(asked),
-      minutesLeft: minutesLeft(asked),
+      minutesLeft: minutesLeft(asked, provider.now()),
     });
   }
 
@@ -172,7 +173,7 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
         client: asked.client,
         verifier: approval.displayVerifier,
         typing: asked.client.constrainedDevice,
-        minutesLeft: minutesLeft(asked),
+        minutesLeft: minutesLeft(asked, provider.now()),
       });
     },
   );

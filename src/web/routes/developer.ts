@@ -98,11 +98,11 @@ const schemas = {
   ),
 };
 
-export async function developerRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
+/** What the developer pages share: the app in the URL, the endpoints, the forms. */
+function developerPages(web: WebContext) {
   const { options, render, errors } = web;
   const { provider } = options;
   const methods = provider.policy.signatureMethods.names();
-  const csrf = { preHandler: fastify.csrfProtection };
 
   /** The signed-in developer's own app named in the URL; answers 404 (or sign-in) otherwise. */
   async function ownApp(request: FastifyRequest, reply: FastifyReply): Promise<Client | undefined> {
@@ -117,6 +117,7 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
     return client;
   }
 
+  /** The flow endpoints as a developer's app calls them. */
   function endpoints(request: FastifyRequest) {
     const base = options.baseUrlOf(request);
     return {
@@ -126,6 +127,7 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
     };
   }
 
+  /** The registration form, again with the error when one was made. */
   function formPage(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -147,6 +149,7 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
     );
   }
 
+  /** The page that shows a client secret, the one time it is shown. */
   function secretPage(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -166,6 +169,42 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
       created ? 201 : 200,
     );
   }
+
+  /** The edit form, again with the error when one was made. */
+  function editPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    client: Client,
+    values: AppFormValues,
+    error?: InputError,
+  ) {
+    return render(
+      request,
+      reply,
+      'developer-edit',
+      {
+        title: `Edit ${client.name}`,
+        client,
+        values,
+        methods,
+        error:
+          error === undefined ? null : { field: formField(error.field), message: error.message },
+      },
+      error === undefined ? 200 : 422,
+    );
+  }
+
+  return { methods, ownApp, endpoints, formPage, secretPage, editPage };
+}
+
+type DeveloperPages = ReturnType<typeof developerPages>;
+
+/** The developer's apps: the list, the registration form, a registration. */
+function appListRoutes(fastify: FastifyInstance, web: WebContext, pages: DeveloperPages): void {
+  const { options, render } = web;
+  const { provider } = options;
+  const { formPage, secretPage } = pages;
+  const csrf = { preHandler: fastify.csrfProtection };
 
   fastify.get('/developer', { schema: schemas.apps }, async (request, reply) => {
     const signedIn = signedInOrRedirect(request, reply);
@@ -193,6 +232,14 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
       throw error;
     }
   });
+}
+
+/** One app: its page, its edit form, an edit. */
+function appRoutes(fastify: FastifyInstance, web: WebContext, pages: DeveloperPages): void {
+  const { options, render } = web;
+  const { provider } = options;
+  const { methods, ownApp, endpoints, editPage } = pages;
+  const csrf = { preHandler: fastify.csrfProtection };
 
   fastify.get('/developer/apps/:key', { schema: schemas.app }, async (request, reply) => {
     const client = await ownApp(request, reply);
@@ -207,29 +254,6 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
       updated: field(request.query, 'updated') === '1',
     });
   });
-
-  function editPage(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    client: Client,
-    values: AppFormValues,
-    error?: InputError,
-  ) {
-    return render(
-      request,
-      reply,
-      'developer-edit',
-      {
-        title: `Edit ${client.name}`,
-        client,
-        values,
-        methods,
-        error:
-          error === undefined ? null : { field: formField(error.field), message: error.message },
-      },
-      error === undefined ? 200 : 422,
-    );
-  }
 
   fastify.get('/developer/apps/:key/edit', { schema: schemas.editForm }, async (request, reply) => {
     const client = await ownApp(request, reply);
@@ -253,6 +277,18 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
       return reply.redirect(`/developer/apps/${encodeURIComponent(client.key)}?updated=1`, 303);
     },
   );
+}
+
+/** An app's secret rotated, or the app deleted, each after a confirmation page. */
+function secretAndDeleteRoutes(
+  fastify: FastifyInstance,
+  web: WebContext,
+  pages: DeveloperPages,
+): void {
+  const { options, render } = web;
+  const { provider } = options;
+  const { ownApp, secretPage } = pages;
+  const csrf = { preHandler: fastify.csrfProtection };
 
   // A confirmation first, as for Delete: the current secret stops working at once.
   fastify.get(
@@ -304,4 +340,11 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
       return reply.redirect('/developer?deleted=1', 303);
     },
   );
+}
+
+export async function developerRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
+  const pages = developerPages(web);
+  appListRoutes(fastify, web, pages);
+  appRoutes(fastify, web, pages);
+  secretAndDeleteRoutes(fastify, web, pages);
 }

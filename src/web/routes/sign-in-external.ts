@@ -41,7 +41,6 @@ export async function externalSignInRoutes(
   oidc: OidcSignIn | undefined,
 ): Promise<void> {
   const { options, sessions, errors } = web;
-  const { provider } = options;
 
   /** The authorization request a `next` path answers, if it is the authorization page. */
   function oauthTokenOf(next: string): string | undefined {
@@ -85,65 +84,74 @@ export async function externalSignInRoutes(
     errors.show(request, reply, refusedProblem),
   );
 
-  if (oidc !== undefined) {
-    const callback = page(
-      'OpenID Connect callback',
-      {
-        303: seeOther('Signed in: to where the sign-in began.'),
-        400: html('A callback this browser did not start, or an answer that does not verify.'),
-        429: html('Too many sign-in steps from this address; try again later.'),
-        502: html('The identity provider could not be reached or answered wrongly.'),
-      },
-      { description: 'The identity provider sends the browser back here with `code` and `state`.' },
-    );
-    // Each return is looked up, and audited when refused: a step under the per-address cap.
-    fastify.get(
-      OIDC_CALLBACK_PATH,
-      { schema: callback, onRequest: web.signInStep },
-      async (request, reply) => {
-        const state = field(request.query, 'state');
-        // State first: a callback this browser did not start is refused before the provider is asked.
-        const challenge = await provider.logins.resume(state, browserBinding(request, options));
-        const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-        const callbackUrl = new URL(`${challenge.origin}${OIDC_CALLBACK_PATH}${query}`);
-        const person = await oidc.finish(callbackUrl, state, checksOf(challenge.data));
-        let owner;
-        try {
-          owner = await provider.owners.signInExternal({ source: 'oidc', ...person });
-        } catch (error) {
-          throw new IdentityProviderError(
-            'invalid',
-            'The ID token named an unusable subject.',
-            error,
-          );
-        }
-        await sessions.start(request, reply, owner);
-        return reply.redirect(challenge.next, 303);
-      },
-    );
-  }
+  if (oidc !== undefined) registerOidcCallback(fastify, web, oidc);
+  if (options.identity.source === 'delegated') registerDelegatedReturn(fastify, web);
+}
 
-  if (options.identity.source === 'delegated') {
-    const back = page(
-      'Delegated sign-in return',
-      {
-        303: seeOther('Signed in: to where the sign-in began.'),
-        400: html('An unknown, used, expired or other browser’s login_verifier.'),
-        429: html('Too many sign-in steps from this address; try again later.'),
-      },
-      { description: 'The login app sends the browser to `redirect_to`, with `login_verifier`.' },
-    );
-    fastify.get(
-      DELEGATED_CALLBACK_PATH,
-      { schema: back, onRequest: web.signInStep },
-      async (request, reply) => {
-        const { owner, challenge } = await provider.logins.complete(
-          field(request.query, 'login_verifier'),
-          browserBinding(request, options),
+/** The OpenID Connect provider's return: the sign-in checked and finished, a session begun. */
+function registerOidcCallback(fastify: FastifyInstance, web: WebContext, oidc: OidcSignIn): void {
+  const { options, sessions } = web;
+  const { provider } = options;
+  const callback = page(
+    'OpenID Connect callback',
+    {
+      303: seeOther('Signed in: to where the sign-in began.'),
+      400: html('A callback this browser did not start, or an answer that does not verify.'),
+      429: html('Too many sign-in steps from this address; try again later.'),
+      502: html('The identity provider could not be reached or answered wrongly.'),
+    },
+    { description: 'The identity provider sends the browser back here with `code` and `state`.' },
+  );
+  // Each return is looked up, and audited when refused: a step under the per-address cap.
+  fastify.get(
+    OIDC_CALLBACK_PATH,
+    { schema: callback, onRequest: web.signInStep },
+    async (request, reply) => {
+      const state = field(request.query, 'state');
+      // State first: a callback this browser did not start is refused before the provider is asked.
+      const challenge = await provider.logins.resume(state, browserBinding(request, options));
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      const callbackUrl = new URL(`${challenge.origin}${OIDC_CALLBACK_PATH}${query}`);
+      const person = await oidc.finish(callbackUrl, state, checksOf(challenge.data));
+      let owner;
+      try {
+        owner = await provider.owners.signInExternal({ source: 'oidc', ...person });
+      } catch (error) {
+        throw new IdentityProviderError(
+          'invalid',
+          'The ID token named an unusable subject.',
+          error,
         );
-        await sessions.start(request, reply, owner);
-        return reply.redirect(challenge.next, 303);
-      },
-    );
-  }
+      }
+      await sessions.start(request, reply, owner);
+      return reply.redirect(challenge.next, 303);
+    },
+  );
+}
+
+/** The login app's return (a delegated sign-in): the login verifier redeemed, a session begun. */
+function registerDelegatedReturn(fastify: FastifyInstance, web: WebContext): void {
+  const { options, sessions } = web;
+  const { provider } = options;
+  const back = page(
+    'Delegated sign-in return',
+    {
+      303: seeOther('Signed in: to where the sign-in began.'),
+      400: html('An unknown, used, expired or other browser’s login_verifier.'),
+      429: html('Too many sign-in steps from this address; try again later.'),
+    },
+    { description: 'The login app sends the browser to `redirect_to`, with `login_verifier`.' },
+  );
+  fastify.get(
+    DELEGATED_CALLBACK_PATH,
+    { schema: back, onRequest: web.signInStep },
+    async (request, reply) => {
+      const { owner, challenge } = await provider.logins.complete(
+        field(request.query, 'login_verifier'),
+        browserBinding(request, options),
+      );
+      await sessions.start(request, reply, owner);
+      return reply.redirect(challenge.next, 303);
+    },
+  );
 }

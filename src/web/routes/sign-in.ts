@@ -21,8 +21,9 @@ const signIn = page(
 );
 const signOut = page('Sign out', { 303: seeOther('To the sign-in page.'), 403: csrfRefused });
 
-export async function signInRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
-  const { options, render, sessions, throttle } = web;
+/** The sign-in form; when sign-in interrupts an authorization, it names the app asking. */
+function signInForm(web: WebContext) {
+  const { options, render } = web;
 
   /** When sign-in interrupts an authorization, say which app is asking (if the request is still good). */
   async function askingClient(next: string): Promise<{ readonly name: string } | null> {
@@ -36,7 +37,7 @@ export async function signInRoutes(fastify: FastifyInstance, web: WebContext): P
     }
   }
 
-  async function showForm(
+  return async function showForm(
     request: Parameters<typeof render>[0],
     reply: Parameters<typeof render>[1],
     next: string,
@@ -57,7 +58,13 @@ export async function signInRoutes(fastify: FastifyInstance, web: WebContext): P
       },
       status,
     );
-  }
+  };
+}
+
+export async function signInRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
+  const { options, sessions, throttle } = web;
+
+  const showForm = signInForm(web);
 
   fastify.get('/signin', { schema: signInPage }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;

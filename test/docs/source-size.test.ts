@@ -1,0 +1,106 @@
+// Every module in src/ is short enough to read at once and every function short enough to
+// follow: no file over 400 lines, no function (declaration, method, arrow or expression,
+// closures included) over 100. Read with the TypeScript compiler's parser, so a function is
+// measured from its first line to its closing brace. A file marked `@generated` in its header
+// is left out, and so is everything in `notYetSplit`, which is meant to shrink to nothing.
+import assert from 'node:assert/strict';
+import { globSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import ts from 'typescript';
+
+const MAX_FILE_LINES = 400;
+const MAX_FUNCTION_LINES = 100;
+
+/**
+ * Not held to the limits yet: a folder (ending in `/`), a file, or one function of a file
+ * (`file name`, as `functionsOver` names it). Remove an entry once it is split.
+ */
+const notYetSplit: readonly string[] = [
+  'src/provider/',
+  'src/store/types.ts',
+  'src/store/cached.ts createCachedStore',
+  'src/store/sqlite/nonces.ts sqliteNonces',
+  'src/store/postgres/temporary-credentials.ts postgresTemporaryCredentials',
+  'src/store/postgres/token-credentials.ts postgresTokenCredentials',
+  'src/store/postgres/transfer.ts postgresTransfer',
+];
+
+const excluded = (entry: string): boolean =>
+  notYetSplit.some((item) => (item.endsWith('/') ? entry.startsWith(item) : entry === item));
+
+/** A function's name: its own, the variable or property it is assigned to, or its place. */
+function nameOf(node: ts.SignatureDeclaration, source: ts.SourceFile, outer: string): string {
+  if (node.name !== undefined) return node.name.getText(source);
+  const parent = node.parent;
+  if (
+    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) &&
+    parent.initializer === node
+  ) {
+    return parent.name.getText(source);
+  }
+  const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  return `${outer === '' ? '' : `${outer} > `}function at line ${line}`;
+}
+
+/** Every function of a file, as `file name`, with its length in lines. */
+function functionLengths(file: string, text: string): Map<string, number> {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const lengths = new Map<string, number>();
+  const visit = (node: ts.Node, outer: string): void => {
+    let name = outer;
+    if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+      name = nameOf(node, source, outer);
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      lengths.set(
+        `${file} ${name}`,
+        Math.max(lengths.get(`${file} ${name}`) ?? 0, last - first + 1),
+      );
+    }
+    ts.forEachChild(node, (child) => visit(child, name));
+  };
+  visit(source, '');
+  return lengths;
+}
+
+/** Each function of `file` longer than the limit, as `file name (lines)`. */
+function functionsOver(file: string, text: string): string[] {
+  return [...functionLengths(file, text)]
+    .filter(([entry, lines]) => lines > MAX_FUNCTION_LINES && !excluded(entry))
+    .map(([entry, lines]) => `${entry} (${lines} lines)`);
+}
+
+const files = globSync('src/**/*.ts')
+  .map((file) => file.replaceAll('\\', '/'))
+  .sort()
+  .filter((file) => !excluded(file))
+  .map((file) => ({ file, text: readFileSync(file, 'utf8') }))
+  .filter(({ text }) => !/@generated\b/.test(text.slice(0, 500)));
+
+describe('The size of the source', () => {
+  it(`has no file in src/ over ${MAX_FILE_LINES} lines`, () => {
+    const long = files
+      .map(({ file, text }) => ({ file, lines: text.split('\n').length - 1 }))
+      .filter(({ lines }) => lines > MAX_FILE_LINES)
+      .map(({ file, lines }) => `${file} (${lines} lines)`);
+    assert.deepEqual(long, []);
+  });
+
+  it(`has no function in src/ over ${MAX_FUNCTION_LINES} lines`, () => {
+    const long = files.flatMap(({ file, text }) => functionsOver(file, text));
+    assert.deepEqual(long, []);
+  });
+
+  it('lists in notYetSplit only what is still over a limit', () => {
+    for (const entry of notYetSplit) {
+      if (entry.endsWith('/')) continue;
+      const space = entry.indexOf(' ');
+      const file = space < 0 ? entry : entry.slice(0, space);
+      const text = readFileSync(file, 'utf8');
+      const lines =
+        space < 0 ? text.split('\n').length - 1 : (functionLengths(file, text).get(entry) ?? 0);
+      const limit = space < 0 ? MAX_FILE_LINES : MAX_FUNCTION_LINES;
+      assert.ok(lines > limit, `${entry} is within the limit now: remove it from notYetSplit`);
+    }
+  });
+});
