@@ -14,6 +14,7 @@
  * The Host is `X-Forwarded-Host`, else `Host`; the scheme `X-Forwarded-Proto`, else the
  * connection's. Only a peer among the trusted edges may describe a request (403 otherwise).
  */
+import { DEFAULT_BODY_LIMIT } from '../options.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isFormContentType, OAuthError, percentEncode } from '../../protocol/index.ts';
 import type { IncomingRequest, Provider, VerifiedCaller } from '../../provider/index.ts';
@@ -285,7 +286,8 @@ export async function registerForwardAuth(
     }
   }
 
-  const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+  // The app sets its limit (DEFAULT_BODY_LIMIT unless configured); the same fallback where it does not.
+  const bodyLimit = app.initialConfig.bodyLimit ?? DEFAULT_BODY_LIMIT;
   await app.register(async function forwardAuth(scope) {
     // The body, when an edge sends it (Envoy with_request_body), is the original's.
     keepBodiesForVerification(scope, bodyLimit);
