@@ -95,7 +95,7 @@ describe('RFC 5849 §3.4 signature method registry', () => {
 
   it('gives RSA methods the rsa key kind and the rest shared-secret', () => {
     for (const method of builtInSignatureMethods) {
-      assert.equal(method.keyKind, method.name.startsWith('RSA') ? 'rsa' : 'shared-secret');
+      assert.equal(method.keyKind, method.name.startsWith('RSA') ? 'public-key' : 'shared-secret');
     }
   });
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { prepareHmacKey, sharedSecretKey } from '../../src/protocol/index.ts';
+import { RSA_SHA1, RSA_SHA256, prepareHmacKey, sharedSecretKey } from '../../src/protocol/index.ts';
 import { createCredentialKeys } from '../../src/provider/verify/credential-keys.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
 import type { Client, Store } from '../../src/store/index.ts';
@@ -78,11 +78,11 @@ describe('The provider’s prepared keys', () => {
   it('parses a public key once per PEM text, and a bad one as none', async () => {
     const keys = createCredentialKeys();
     const { client } = await read();
-    const withKey = { ...client, rsaPublicKey: RSA_PUBLIC_KEY };
-    const parsed = keys.publicKey(withKey);
+    const withKey = { ...client, publicKey: RSA_PUBLIC_KEY };
+    const parsed = keys.publicKey(withKey, RSA_SHA1);
     assert.equal(parsed?.asymmetricKeyType, 'rsa');
-    assert.equal(keys.publicKey({ ...withKey }), parsed);
-    assert.equal(keys.publicKey({ ...client, rsaPublicKey: 'not a key' }), undefined);
-    assert.equal(keys.publicKey({ ...client, rsaPublicKey: null }), undefined);
+    assert.equal(keys.publicKey({ ...withKey }, RSA_SHA256), parsed);
+    assert.equal(keys.publicKey({ ...client, publicKey: 'not a key' }, RSA_SHA1), undefined);
+    assert.equal(keys.publicKey({ ...client, publicKey: null }, RSA_SHA1), undefined);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The developer portal: a signed-in owner registers apps, sees each app's client key, sees
  * the secret once (at registration and at each rotation), edits what an app registered (name,
- * website, description, callbacks, methods, RSA key) and deletes apps. Rotating and deleting
+ * website, description, callbacks, methods, public key) and deletes apps. Rotating and deleting
  * each ask for a confirmation first (a page with the form that posts). An app is visible only
  * to the account that registered it.
  */
@@ -13,6 +13,8 @@ import {
   appFormOf,
   blankAppForm,
   formField,
+  keyTypeOf,
+  publicKeyMethodsOf,
   readAppForm,
   toChanges,
   toRegistration,
@@ -28,7 +30,7 @@ const key = { key: { type: 'string', description: "The app's client key." } };
 const signInFirst = seeOther('Not signed in: to the sign-in page.');
 const notYours = html('No such app among the signed-in developer’s own.');
 const appFields =
-  'Form fields `name`, `description`, `website`, `callbacks`, `signature_methods`, `rsa_public_key`, `constrained_device` and `_csrf`.';
+  'Form fields `name`, `description`, `website`, `callbacks`, `signature_methods`, `public_key`, `constrained_device` and `_csrf`.';
 
 /** The developer portal's pages: a signed-in owner registers and manages its own apps. */
 const schemas = {
@@ -101,7 +103,9 @@ const schemas = {
 export async function developerRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
   const { options, render, errors } = web;
   const { provider } = options;
-  const methods = provider.policy.signatureMethods.names();
+  const registry = provider.policy.signatureMethods;
+  const methods = registry.names();
+  const keyMethods = publicKeyMethodsOf(methods, registry).map((method) => method.name);
   const csrf = { preHandler: fastify.csrfProtection };
 
   /** The signed-in developer's own app named in the URL; answers 404 (or sign-in) otherwise. */
@@ -140,6 +144,7 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
         title: 'Register an app',
         values,
         methods,
+        keyMethods,
         error:
           error === undefined ? null : { field: formField(error.field), message: error.message },
       },
@@ -160,6 +165,7 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
       {
         title: created ? `${client.name} is registered` : `New secret for ${client.name}`,
         client,
+        keyType: keyTypeOf(client, registry),
         created,
         endpoints: endpoints(request),
       },
@@ -186,7 +192,9 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
     if (signedIn === undefined) return reply;
     const values = readAppForm(request.body);
     try {
-      const client = await provider.clients.register(toRegistration(values, signedIn.owner.id));
+      const client = await provider.clients.register(
+        toRegistration(values, signedIn.owner.id, registry),
+      );
       return await secretPage(request, reply, client, true);
     } catch (error) {
       if (error instanceof InputError) return formPage(request, reply, values, error);
@@ -200,6 +208,7 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
     return render(request, reply, 'developer-app', {
       title: client.name,
       client,
+      keyType: keyTypeOf(client, registry),
       website: safeLink(client.website),
       created: formatTime(client.createdAt),
       endpoints: endpoints(request),
@@ -224,6 +233,7 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
         client,
         values,
         methods,
+        keyMethods,
         error:
           error === undefined ? null : { field: formField(error.field), message: error.message },
       },
@@ -245,7 +255,7 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
       if (client === undefined) return reply;
       const values = readAppForm(request.body);
       try {
-        await provider.clients.update(client.key, toChanges(values));
+        await provider.clients.update(client.key, toChanges(values, registry));
       } catch (error) {
         if (error instanceof InputError) return editPage(request, reply, client, values, error);
         throw error;
@@ -267,6 +277,7 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
             ? `Create a secret for ${client.name}?`
             : `Rotate the secret of ${client.name}?`,
         client,
+        keyType: keyTypeOf(client, registry),
       });
     },
   );
