@@ -1,11 +1,10 @@
 // A signature method is one descriptor (docs/architecture.md, "How to add a signature
-// method"): two methods this server does not ship, written here against the public API
-// (`latchkey/protocol`) and added with the registry's `with()`, work end to end on a real
-// server on SQLite: clients register with them, the three steps run (RFC 5849 §2), and a
-// signed request reaches /api/me. ED25519 signs with a key pair, as RSA-SHA1 does (§3.4.3);
-// HMAC-SHA384 with the two shared secrets, as HMAC-SHA1 does (§3.4.2).
+// method"): two methods this server does not ship (test/support/own-signature-methods.ts,
+// written against the public API `latchkey/protocol`), added with the registry's `with()`,
+// work end to end on a real server on SQLite: clients register with them, the three steps run
+// (RFC 5849 §2), and a signed request reaches /api/me.
 import assert from 'node:assert/strict';
-import { createHmac, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -15,41 +14,11 @@ import {
 } from '../../src/client/index.ts';
 import type { ClientCredentials, TokenCredentials } from '../../src/client/index.ts';
 import { SignatureMethodRegistry } from '../../src/index.ts';
-import { constantTimeEqual, parsePublicKey, sharedSecretKey } from '../../src/protocol/index.ts';
-import type { PublicKeyMethod, SharedSecretMethod } from '../../src/protocol/index.ts';
 import { InputError } from '../../src/provider/index.ts';
+import { ED25519, HMAC_SHA384 } from '../support/own-signature-methods.ts';
 import { localOwnerRecord } from '../support/owners.ts';
 import { startServer } from '../support/server.ts';
 import type { TestServer } from '../support/server.ts';
-
-const ED25519: PublicKeyMethod = {
-  name: 'ED25519',
-  keyKind: 'public-key',
-  publicKeyType: 'ed25519',
-  usesBaseString: true,
-  bodyHashDigest: 'sha256',
-  checkPublicKey: (pem) => parsePublicKey(pem, 'ed25519'),
-  sign(baseString, keys) {
-    if (keys.privateKey === undefined) throw new TypeError('ED25519 needs a private key.');
-    return sign(null, Buffer.from(baseString), keys.privateKey).toString('base64');
-  },
-  verify(baseString, signature, keys) {
-    if (keys.publicKey === undefined) return false;
-    return verify(null, Buffer.from(baseString), keys.publicKey, Buffer.from(signature, 'base64'));
-  },
-};
-
-const hmacSha384 = (baseString: string, keys: Parameters<SharedSecretMethod['sign']>[1]) =>
-  createHmac('sha384', sharedSecretKey(keys)).update(baseString).digest('base64');
-
-const HMAC_SHA384: SharedSecretMethod = {
-  name: 'HMAC-SHA384',
-  keyKind: 'shared-secret',
-  usesBaseString: true,
-  sign: hmacSha384,
-  verify: (baseString, signature, keys) =>
-    constantTimeEqual(signature, hmacSha384(baseString, keys)),
-};
 
 const methods = new SignatureMethodRegistry().with(ED25519).with(HMAC_SHA384);
 const edKeys = generateKeyPairSync('ed25519');
