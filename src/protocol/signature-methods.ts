@@ -78,9 +78,14 @@ export interface PublicKeyMethod extends MethodDescriptor {
 
 export type SignatureMethod = SharedSecretMethod | PublicKeyMethod;
 
+/** How messages name the kinds of public key `methods` take: "RSA", "RSA or ED25519". */
+export function publicKeyTypes(methods: readonly PublicKeyMethod[]): string {
+  return [...new Set(methods.map((method) => method.publicKeyType.toUpperCase()))].join(' or ');
+}
+
 /** How messages name the public key a method needs: "RSA public key". */
 export function publicKeyLabel(method: PublicKeyMethod): string {
-  return `${method.publicKeyType.toUpperCase()} public key`;
+  return `${publicKeyTypes([method])} public key`;
 }
 
 /** §3.4.2 / §3.4.4: encoded client secret "&" encoded token secret, "&" always present. */

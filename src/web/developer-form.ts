@@ -3,7 +3,7 @@
  * it again on an error) and the registration or changes the provider checks. The provider's checks are the rules; this only
  * adds the portal's own (at least one method, a public key for the public-key methods).
  */
-import { publicKeyLabel } from '../protocol/index.ts';
+import { publicKeyTypes } from '../protocol/index.ts';
 import type { PublicKeyMethod, SignatureMethodRegistry } from '../protocol/index.ts';
 import type { ClientRegistration } from '../provider/index.ts';
 import type { Client, ClientChanges } from '../provider/index.ts';
@@ -71,8 +71,7 @@ export function publicKeyMethodsOf(
  */
 export function keyTypeOf(client: Client, methods: SignatureMethodRegistry): string {
   const names = client.signatureMethods.length > 0 ? client.signatureMethods : methods.names();
-  const types = publicKeyMethodsOf(names, methods).map((method) => method.publicKeyType);
-  return [...new Set(types)].map((type) => type.toUpperCase()).join(' or ') || 'public';
+  return publicKeyTypes(publicKeyMethodsOf(names, methods)) || 'public';
 }
 
 /** What the portal itself requires: at least one method, and a key for the public-key methods. */
@@ -82,11 +81,10 @@ function checkPortalRules(values: AppFormValues, methods: SignatureMethodRegistr
   }
   const needKey = publicKeyMethodsOf(values.signatureMethods, methods);
   if (needKey.length > 0 && values.publicKey === '') {
-    const labels = [...new Set(needKey.map(publicKeyLabel))].join(' or ');
-    const types = [...new Set(needKey.map((method) => method.publicKeyType.toUpperCase()))];
+    const types = publicKeyTypes(needKey);
     throw new InputError(
       'publicKey',
-      `The ${types.join(' and ')} signature methods need your ${labels} (PEM) or X.509 certificate.`,
+      `The ${types} signature methods need your ${types} public key (PEM) or X.509 certificate.`,
     );
   }
 }

@@ -2,7 +2,7 @@
  * What a client may register (§1.1 leaves the client's details to the server): the rules for
  * each field and for its key material, shared by registration, updates and import.
  */
-import { SignatureMethodRegistry } from '../../protocol/index.ts';
+import { publicKeyTypes, SignatureMethodRegistry } from '../../protocol/index.ts';
 import type { PublicKeyMethod, SignatureMethod } from '../../protocol/index.ts';
 import type { Client } from '../../store/types.ts';
 import { parseCallbackUri } from '../flow/callbacks.ts';
@@ -84,11 +84,6 @@ function publicKeyMethods(
   return found;
 }
 
-/** "RSA", or "RSA or ED25519": the kinds of public key these methods take. */
-function keyTypes(methods: readonly PublicKeyMethod[]): string {
-  return [...new Set(methods.map((method) => method.publicKeyType.toUpperCase()))].join(' or ');
-}
-
 /**
  * True when every method the client names signs with its key pair (§3.4.3): such a client
  * has no shared secret. A client that names none may use every method, so it needs one.
@@ -122,7 +117,7 @@ function checkPublicKeyFits(
   }
   if (errors.length === 0) return;
   const privateKey = errors.some((e) => e instanceof TypeError && /private key/.test(e.message));
-  const types = keyTypes(candidates);
+  const types = publicKeyTypes(candidates);
   throw new InputError(
     'publicKey',
     privateKey
@@ -137,7 +132,7 @@ export function checkKeyMaterial(client: Client, methods: SignatureMethodRegistr
   const named = publicKeyMethods(names, methods);
   const keyOnly = publicKeyOnly(names, methods);
   if (keyOnly && client.publicKey === null) {
-    const types = keyTypes(named);
+    const types = publicKeyTypes(named);
     throw new InputError(
       'publicKey',
       `A client that signs with ${types} only needs an ${types} public key (PEM) or X.509 certificate.`,
