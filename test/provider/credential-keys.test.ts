@@ -8,6 +8,7 @@ import { createCredentialKeys } from '../../src/provider/verify/credential-keys.
 import { createSqliteStore } from '../../src/store/index.ts';
 import type { Client, Store } from '../../src/store/index.ts';
 import { newClient, newOwner, newToken } from '../stores/contract/fixtures.ts';
+import { ED25519 } from '../support/own-signature-methods.ts';
 
 const RSA_PUBLIC_KEY = readFileSync(new URL('../fixtures/rsa-public.pem', import.meta.url), 'utf8');
 
@@ -84,5 +85,13 @@ describe('The provider’s prepared keys', () => {
     assert.equal(keys.publicKey({ ...withKey }, RSA_SHA256), parsed);
     assert.equal(keys.publicKey({ ...client, publicKey: 'not a key' }, RSA_SHA1), undefined);
     assert.equal(keys.publicKey({ ...client, publicKey: null }, RSA_SHA1), undefined);
+  });
+
+  it('parses a key for the key type of the method asking: an RSA key is none for ED25519', async () => {
+    const keys = createCredentialKeys();
+    const { client } = await read();
+    const withKey = { ...client, publicKey: RSA_PUBLIC_KEY };
+    assert.equal(keys.publicKey(withKey, RSA_SHA1)?.asymmetricKeyType, 'rsa');
+    assert.equal(keys.publicKey(withKey, ED25519), undefined);
   });
 });

@@ -94,7 +94,8 @@ export function publicKeyOnly(names: readonly string[], methods: SignatureMethod
 
 /**
  * The public key must do for every public-key method the client names; a client naming none
- * (or only shared-secret methods) may give any key one of the server's methods takes.
+ * (or only shared-secret methods) may give any key that one public-key method, the server's
+ * or a built-in one, takes.
  */
 function checkPublicKeyFits(
   pem: string,
