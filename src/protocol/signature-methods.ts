@@ -38,9 +38,6 @@ export interface PreparedKeys {
 export type { HmacDigest, HmacKey };
 export { prepareHmacKey };
 
-/** What a method signs with: both shared secrets (§3.4.2, §3.4.4) or a key pair (§3.4.3). */
-export type KeyKind = 'shared-secret' | 'public-key';
-
 interface MethodDescriptor {
   /** The `oauth_signature_method` value. */
   readonly name: string;
@@ -56,7 +53,7 @@ interface MethodDescriptor {
   verify(baseString: string, signature: string, keys: SignatureKeys): boolean;
 }
 
-/** Signs with the client secret and the token secret. */
+/** Signs with the client secret and the token secret (§3.4.2, §3.4.4). */
 export interface SharedSecretMethod extends MethodDescriptor {
   readonly keyKind: 'shared-secret';
 }

@@ -75,7 +75,8 @@ export function createClientRegistry(
 
     /**
      * Changes what the client registered (name, website, description, callbacks, methods,
-     * public key…). Obeyed from the next request on, on every instance (the store's caches drop it).
+     * public key…). Obeyed from the next request on, on every instance (the store's caches
+     * drop it).
      */
     async update(key: string, changes: ClientChanges): Promise<Client> {
       checkFields({

@@ -1,7 +1,7 @@
 /**
  * Key material the provider keeps between requests, one set per provider instance: parsed
- * public keys (by their key type and PEM text, which is public) and the shared-secret keys of each
- * client and token secret pair prepared for HMAC (protocol/hmac.ts).
+ * public keys (by their key type and PEM text, which is public) and the shared-secret keys
+ * of each client and token secret pair prepared for HMAC (protocol/hmac.ts).
  *
  * A prepared key is kept with the credential objects the store's read cache hands out, in
  * WeakMaps: when the store drops a revoked, rotated or removed credential from its cache, its
