@@ -130,6 +130,40 @@ describe('A public-key method added with with(): ED25519', () => {
   });
 });
 
+describe('An imported client of a method added with with()', () => {
+  /** One client record through the provider's import (docs/import.md), written. */
+  async function importClient(value: Record<string, unknown>) {
+    const session = server.provider.transfer.importer();
+    const item = { line: 1, value: { kind: 'client', ...value } };
+    assert.equal(session.check(item), 'client');
+    assert.deepEqual(await session.resolve(), []);
+    const [outcome] = await session.write([{ line: 1, record: session.record(item, 'client')! }]);
+    return outcome;
+  }
+
+  it('needs no secret when it signs with ED25519 only, and then signs requests', async () => {
+    const outcome = await importClient({
+      key: 'imported-ed',
+      name: 'Imported Ed app',
+      signatureMethods: ['ED25519'],
+      publicKey: ED_PUBLIC,
+    });
+    assert.equal(outcome?.outcome, 'created', outcome?.detail);
+    const answer = await send('ED25519', '/api/me', { key: 'imported-ed', privateKey: ED_PRIVATE });
+    assert.equal(answer.status, 200, await answer.clone().text());
+  });
+
+  it('needs a secret when it signs with HMAC-SHA384 (an error naming it)', async () => {
+    const outcome = await importClient({
+      key: 'imported-384',
+      name: 'Imported SHA-384 app',
+      signatureMethods: ['HMAC-SHA384'],
+    });
+    assert.equal(outcome?.outcome, 'error');
+    assert.match(outcome?.detail ?? '', /needs its secret/);
+  });
+});
+
 describe('A shared-secret method added with with(): HMAC-SHA384', () => {
   it('registers a client with a generated secret, runs the three steps and calls /api/me', async () => {
     const client = await server.provider.clients.register({
