@@ -32,7 +32,7 @@ try {
   const client = await provider.clients.register({
     name: 'Cost',
     signatureMethods: [method],
-    rsaPublicKey: rsa?.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    publicKey: rsa?.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
   });
   const owner = await provider.owners.create('cost-owner', 'cost-password');
   const token = await provider.tokens.issue({ clientKey: client.key, ownerId: owner.id });

@@ -44,7 +44,7 @@ const hmacClient = await provider.clients.register({ name: 'Bench HMAC client' }
 const rsaClient = await provider.clients.register({
   name: 'Bench RSA client',
   signatureMethods: ['RSA-SHA1'],
-  rsaPublicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
 });
 const owner = await provider.owners.create('bench-owner', 'bench-password');
 const first = await provider.tokens.issue({ clientKey: hmacClient.key, ownerId: owner.id });

@@ -1,7 +1,9 @@
 /**
  * RFC 5849 §3.4: signature methods, one descriptor each (HMAC-SHA1 §3.4.2, RSA-SHA1 §3.4.3,
  * PLAINTEXT §3.4.4), plus the SHA-256/512 variants real providers use (same construction,
- * other digest). A registry lets a server allow a subset or add its own method.
+ * other digest). A descriptor says everything the server needs to know about its method: the
+ * key it signs with (both shared secrets, or the client's key pair and what kind of public
+ * key that is), sign and verify. A registry lets a server allow a subset or add its own.
  */
 import { createPublicKey, sign, timingSafeEqual, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
@@ -16,9 +18,9 @@ export interface SignatureKeys {
   readonly clientSecret?: string | undefined;
   /** The token shared secret; the empty string when no token is used (§3.4.2). */
   readonly tokenSecret?: string | undefined;
-  /** RSA private key (client side). */
+  /** The client's private key, for a public-key method (client side). */
   readonly privateKey?: KeyObject | undefined;
-  /** RSA public key (server side), parsed once per client, never per request. */
+  /** The client's public key (server side), parsed once per client, never per request. */
   readonly publicKey?: KeyObject | undefined;
   /**
    * The shared-secret key of these two secrets already prepared, from a server that keeps
@@ -36,11 +38,9 @@ export interface PreparedKeys {
 export type { HmacDigest, HmacKey };
 export { prepareHmacKey };
 
-export interface SignatureMethod {
+interface MethodDescriptor {
   /** The `oauth_signature_method` value. */
   readonly name: string;
-  /** `shared-secret` uses both secrets; `rsa` uses the client's key pair. */
-  readonly keyKind: 'shared-secret' | 'rsa';
   /** False for PLAINTEXT: no base string, and timestamp and nonce may be omitted (§3.4.4). */
   readonly usesBaseString: boolean;
   /**
@@ -51,6 +51,38 @@ export interface SignatureMethod {
   sign(baseString: string, keys: SignatureKeys): string;
   /** Compares in constant time where a secret is involved. */
   verify(baseString: string, signature: string, keys: SignatureKeys): boolean;
+}
+
+/** Signs with the client secret and the token secret (§3.4.2, §3.4.4). */
+export interface SharedSecretMethod extends MethodDescriptor {
+  readonly keyKind: 'shared-secret';
+}
+
+/**
+ * Signs with the client's private key; the server keeps only its public key, registered
+ * with the client (§3.4.3: "established … in a manner beyond the scope of this specification").
+ */
+export interface PublicKeyMethod extends MethodDescriptor {
+  readonly keyKind: 'public-key';
+  /** The node:crypto `asymmetricKeyType` of the client's key: 'rsa', 'ed25519'… */
+  readonly publicKeyType: string;
+  /**
+   * Parses a registered public key (PEM, or an X.509 certificate) once, for `keys.publicKey`;
+   * throws a TypeError saying what is wrong with it (a private key, another key type).
+   */
+  checkPublicKey(pem: string): KeyObject;
+}
+
+export type SignatureMethod = SharedSecretMethod | PublicKeyMethod;
+
+/** How messages name the kinds of public key `methods` take: "RSA", "RSA or ED25519". */
+export function publicKeyTypes(methods: readonly PublicKeyMethod[]): string {
+  return [...new Set(methods.map((method) => method.publicKeyType.toUpperCase()))].join(' or ');
+}
+
+/** How messages name the public key a method needs: "RSA public key". */
+export function publicKeyLabel(method: PublicKeyMethod): string {
+  return `${publicKeyTypes([method])} public key`;
 }
 
 /** §3.4.2 / §3.4.4: encoded client secret "&" encoded token secret, "&" always present. */
@@ -69,7 +101,7 @@ export function constantTimeEqual(actual: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-function hmac(name: string, digest: HmacDigest): SignatureMethod {
+function hmac(name: string, digest: HmacDigest): SharedSecretMethod {
   const compute = (baseString: string, keys: SignatureKeys) =>
     hmacBase64(
       keys.prepared?.hmacKey(digest) ?? prepareHmacKey(digest, sharedSecretKey(keys)),
@@ -86,10 +118,12 @@ function hmac(name: string, digest: HmacDigest): SignatureMethod {
   };
 }
 
-function rsa(name: string, digest: 'sha1' | 'sha256' | 'sha512'): SignatureMethod {
+function rsa(name: string, digest: 'sha1' | 'sha256' | 'sha512'): PublicKeyMethod {
   return {
     name,
-    keyKind: 'rsa',
+    keyKind: 'public-key',
+    publicKeyType: 'rsa',
+    checkPublicKey: parseRsaPublicKey,
     usesBaseString: true,
     bodyHashDigest: digest,
     sign(baseString, keys) {
@@ -107,7 +141,7 @@ function rsa(name: string, digest: 'sha1' | 'sha256' | 'sha512'): SignatureMetho
 }
 
 /** §3.4.4: the signature is the key itself; TLS is required around it. */
-const plaintext: SignatureMethod = {
+const plaintext: SharedSecretMethod = {
   name: 'PLAINTEXT',
   keyKind: 'shared-secret',
   usesBaseString: false,
@@ -172,15 +206,23 @@ export class SignatureMethodRegistry {
 const PRIVATE_KEY_PEM = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
 
 /**
- * Parses a PEM public key (SPKI or PKCS#1) or X.509 certificate once, for RSA verification
- * (§3.4.3 leaves how the server gets the client's key open; certificates are common). A
- * private key is refused: the server must never hold the client's.
+ * Parses a PEM public key (SPKI, or PKCS#1 for RSA) or X.509 certificate once, and checks it
+ * is of `type` (a node:crypto `asymmetricKeyType`), for a public-key method's
+ * `checkPublicKey`. §3.4.3 leaves how the server gets the client's key open; certificates are
+ * common. A private key is refused: the server must never hold the client's.
  */
-export function parseRsaPublicKey(pem: string): KeyObject {
+export function parsePublicKey(pem: string, type: string): KeyObject {
   if (PRIVATE_KEY_PEM.test(pem)) {
     throw new TypeError('This is a private key; give the public key or a certificate.');
   }
   const key = createPublicKey(pem);
-  if (key.asymmetricKeyType !== 'rsa') throw new TypeError('The key is not an RSA public key.');
+  if (key.asymmetricKeyType !== type) {
+    throw new TypeError(`The key is not an ${type.toUpperCase()} public key.`);
+  }
   return key;
+}
+
+/** parsePublicKey for the RSA methods (§3.4.3). */
+export function parseRsaPublicKey(pem: string): KeyObject {
+  return parsePublicKey(pem, 'rsa');
 }

@@ -9,7 +9,7 @@
 export interface Client {
   /** `oauth_consumer_key`. */
   readonly key: string;
-  /** The shared secret (plain: HMAC and PLAINTEXT need it, §3.4.2); '' for an RSA-only client. */
+  /** The shared secret (plain: HMAC and PLAINTEXT need it, §3.4.2); '' for a client that signs with its public key only. */
   readonly secret: string;
   readonly name: string;
   readonly description: string;
@@ -18,8 +18,11 @@ export interface Client {
   readonly callbacks: readonly string[];
   /** Signature methods this client may use; empty means every method the server allows. */
   readonly signatureMethods: readonly string[];
-  /** PEM public key for the RSA methods, or null. */
-  readonly rsaPublicKey: string | null;
+  /**
+   * PEM public key or X.509 certificate for the public-key methods (§3.4.3), or null. Kept in
+   * the column `rsa_public_key`, its name from when RSA was the only such method.
+   */
+  readonly publicKey: string | null;
   /** Runs on a device where typing is hard: the `oob` verifier is shown as a short code. */
   readonly constrainedDevice: boolean;
   /** Marked verified by an operator; the consent page says so. */
@@ -63,7 +66,7 @@ export type ClientChanges = Partial<
     | 'website'
     | 'callbacks'
     | 'signatureMethods'
-    | 'rsaPublicKey'
+    | 'publicKey'
     | 'constrainedDevice'
     | 'verified'
     | 'disabled'

@@ -34,7 +34,9 @@ export const updatableClientColumns = {
   website: 'website',
   callbacks: 'callbacks',
   signatureMethods: 'signature_methods',
-  rsaPublicKey: 'rsa_public_key',
+  // The column keeps its first name: renaming it would break instances still running the
+  // previous version while `latchkey migrate` runs (docs/deployment.md, upgrades).
+  publicKey: 'rsa_public_key',
   constrainedDevice: 'constrained_device',
   verified: 'verified',
   disabled: 'disabled',
@@ -78,7 +80,7 @@ export function rowMappers<Row>(read: ColumnReader<Row>, sealer: Sealer = create
       website: read.textOrNull(row, 'website'),
       callbacks: read.stringList(row, 'callbacks'),
       signatureMethods: read.stringList(row, 'signature_methods'),
-      rsaPublicKey: read.textOrNull(row, 'rsa_public_key'),
+      publicKey: read.textOrNull(row, 'rsa_public_key'),
       constrainedDevice: read.bool(row, 'constrained_device'),
       verified: read.bool(row, 'verified'),
       developerId: read.textOrNull(row, 'developer_id'),

@@ -1,8 +1,10 @@
 /**
  * The developer portal's app form, for registering and for editing: what was typed (to show
  * it again on an error) and the registration or changes the provider checks. The provider's checks are the rules; this only
- * adds the portal's own (at least one method, an RSA key for RSA methods).
+ * adds the portal's own (at least one method, a public key for the public-key methods).
  */
+import { publicKeyTypes } from '../protocol/index.ts';
+import type { PublicKeyMethod, SignatureMethodRegistry } from '../protocol/index.ts';
 import type { ClientRegistration } from '../provider/index.ts';
 import type { Client, ClientChanges } from '../provider/index.ts';
 import { InputError } from '../provider/index.ts';
@@ -14,7 +16,7 @@ export interface AppFormValues {
   readonly website: string;
   readonly callbacks: string;
   readonly signatureMethods: readonly string[];
-  readonly rsaPublicKey: string;
+  readonly publicKey: string;
   readonly constrainedDevice: boolean;
 }
 
@@ -24,7 +26,7 @@ export const blankAppForm: AppFormValues = {
   website: '',
   callbacks: '',
   signatureMethods: ['HMAC-SHA1', 'HMAC-SHA256'],
-  rsaPublicKey: '',
+  publicKey: '',
   constrainedDevice: false,
 };
 
@@ -35,7 +37,7 @@ export function readAppForm(body: unknown): AppFormValues {
     website: field(body, 'website').trim(),
     callbacks: field(body, 'callbacks'),
     signatureMethods: fields(body, 'signature_methods'),
-    rsaPublicKey: field(body, 'rsa_public_key').trim(),
+    publicKey: field(body, 'public_key').trim(),
     constrainedDevice: field(body, 'constrained_device') === 'yes',
   };
 }
@@ -48,21 +50,41 @@ export function appFormOf(client: Client): AppFormValues {
     website: client.website ?? '',
     callbacks: client.callbacks.join('\n'),
     signatureMethods: client.signatureMethods,
-    rsaPublicKey: client.rsaPublicKey ?? '',
+    publicKey: client.publicKey ?? '',
     constrainedDevice: client.constrainedDevice,
   };
 }
 
-/** What the portal itself requires: at least one method, and a key for the RSA methods. */
-function checkPortalRules(values: AppFormValues): void {
+/** The chosen methods that sign with a key pair (§3.4.3), as the server describes them. */
+export function publicKeyMethodsOf(
+  names: readonly string[],
+  methods: SignatureMethodRegistry,
+): PublicKeyMethod[] {
+  return names
+    .map((name) => methods.get(name))
+    .filter((method) => method?.keyKind === 'public-key');
+}
+
+/**
+ * "RSA": the kind of public key a client's methods take (all the server's public-key methods
+ * when it names none), for the pages to name its key.
+ */
+export function keyTypeOf(client: Client, methods: SignatureMethodRegistry): string {
+  const names = client.signatureMethods.length > 0 ? client.signatureMethods : methods.names();
+  return publicKeyTypes(publicKeyMethodsOf(names, methods)) || 'public';
+}
+
+/** What the portal itself requires: at least one method, and a key for the public-key methods. */
+function checkPortalRules(values: AppFormValues, methods: SignatureMethodRegistry): void {
   if (values.signatureMethods.length === 0) {
     throw new InputError('signatureMethods', 'Choose at least one signature method.');
   }
-  const rsa = values.signatureMethods.some((name) => name.startsWith('RSA-'));
-  if (rsa && values.rsaPublicKey === '') {
+  const needKey = publicKeyMethodsOf(values.signatureMethods, methods);
+  if (needKey.length > 0 && values.publicKey === '') {
+    const types = publicKeyTypes(needKey);
     throw new InputError(
-      'rsaPublicKey',
-      'The RSA signature methods need your RSA public key (PEM) or X.509 certificate.',
+      'publicKey',
+      `The ${types} signature methods need your ${types} public key (PEM) or X.509 certificate.`,
     );
   }
 }
@@ -75,29 +97,33 @@ function callbackList(values: AppFormValues): string[] {
 }
 
 /** The changes an edit asks the provider for; throws InputError as toRegistration does. */
-export function toChanges(values: AppFormValues): ClientChanges {
-  checkPortalRules(values);
+export function toChanges(values: AppFormValues, methods: SignatureMethodRegistry): ClientChanges {
+  checkPortalRules(values, methods);
   return {
     name: values.name,
     description: values.description,
     website: values.website === '' ? null : values.website,
     callbacks: callbackList(values),
     signatureMethods: values.signatureMethods,
-    rsaPublicKey: values.rsaPublicKey === '' ? null : values.rsaPublicKey,
+    publicKey: values.publicKey === '' ? null : values.publicKey,
     constrainedDevice: values.constrainedDevice,
   };
 }
 
 /** The registration for the provider; throws InputError for what the portal itself requires. */
-export function toRegistration(values: AppFormValues, developerId: string): ClientRegistration {
-  checkPortalRules(values);
+export function toRegistration(
+  values: AppFormValues,
+  developerId: string,
+  methods: SignatureMethodRegistry,
+): ClientRegistration {
+  checkPortalRules(values, methods);
   return {
     name: values.name,
     description: values.description,
     website: values.website,
     callbacks: callbackList(values),
     signatureMethods: values.signatureMethods,
-    rsaPublicKey: values.rsaPublicKey,
+    publicKey: values.publicKey,
     constrainedDevice: values.constrainedDevice,
     developerId,
   };
@@ -108,7 +134,7 @@ export function formField(providerField: string): string {
   const names: Record<string, string> = {
     callback: 'callbacks',
     signatureMethods: 'signature_methods',
-    rsaPublicKey: 'rsa_public_key',
+    publicKey: 'public_key',
   };
   return names[providerField] ?? providerField;
 }

@@ -11,7 +11,7 @@ interface ClientJson {
   website: string | null;
   callbacks: string[];
   signatureMethods: string[];
-  rsaPublicKey: string | null;
+  publicKey: string | null;
   constrainedDevice: boolean;
   disabled: boolean;
 }
@@ -83,24 +83,50 @@ describe('latchkey clients update', () => {
       'clients',
       'update',
       client.key,
-      '--rsa-public-key',
+      '--public-key',
       fixture('rsa-certificate.pem'),
     ]);
-    assert.match((await show(client.key)).rsaPublicKey ?? '', /BEGIN CERTIFICATE/);
-    await space.ok(['clients', 'update', client.key, '--remove-rsa-public-key']);
-    assert.equal((await show(client.key)).rsaPublicKey, null);
+    assert.match((await show(client.key)).publicKey ?? '', /BEGIN CERTIFICATE/);
+    await space.ok(['clients', 'update', client.key, '--remove-public-key']);
+    assert.equal((await show(client.key)).publicKey, null);
   });
 
-  it('refuses a private key file, naming --rsa-public-key, with exit code 1', async () => {
+  it('still takes the former names --rsa-public-key and --remove-rsa-public-key', async () => {
+    await space.ok([
+      'clients',
+      'update',
+      client.key,
+      '--rsa-public-key',
+      fixture('rsa-public.pem'),
+    ]);
+    assert.match((await show(client.key)).publicKey ?? '', /BEGIN PUBLIC KEY/);
+    await space.ok(['clients', 'update', client.key, '--remove-rsa-public-key']);
+    assert.equal((await show(client.key)).publicKey, null);
+  });
+
+  it('refuses a key and its removal together (exit code 2)', async () => {
     const result = await space.run([
       'clients',
       'update',
       client.key,
       '--rsa-public-key',
+      fixture('rsa-public.pem'),
+      '--remove-public-key',
+    ]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--public-key and --remove-public-key do not go together/);
+  });
+
+  it('refuses a private key file, naming --public-key, with exit code 1', async () => {
+    const result = await space.run([
+      'clients',
+      'update',
+      client.key,
+      '--public-key',
       fixture('rsa-private.pem'),
     ]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /^latchkey: --rsa-public-key: That is a private key/);
+    assert.match(result.stderr, /^latchkey: --public-key: That is a private key/);
   });
 
   it('turns the constrained-device mark on and off', async () => {

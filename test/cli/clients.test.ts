@@ -9,7 +9,7 @@ interface ClientJson {
   name: string;
   callbacks: string[];
   verified: boolean;
-  rsaPublicKey: string | null;
+  publicKey: string | null;
 }
 
 const space = workspace();
@@ -59,17 +59,29 @@ describe('latchkey clients add (RFC 5849 §1.1: client credentials established b
     assert.equal(client.secret, 'legacy-secret');
   });
 
-  it('stores an RSA public key read from a file', async () => {
+  it('stores a public key read from a file, given with --public-key or --rsa-public-key', async () => {
     const file = fileURLToPath(new URL('../fixtures/rsa-public.pem', import.meta.url));
-    const client = await addClient(
+    for (const flag of ['--public-key', '--rsa-public-key']) {
+      const client = await addClient('--name', 'RSA', flag, file, '--signature-method', 'RSA-SHA1');
+      assert.match(client.publicKey ?? '', /BEGIN PUBLIC KEY/, flag);
+      assert.equal(client.secret, '', 'RSA only: no shared secret');
+    }
+  });
+
+  it('refuses --public-key with --rsa-public-key (exit code 2)', async () => {
+    const file = fileURLToPath(new URL('../fixtures/rsa-public.pem', import.meta.url));
+    const result = await space.run([
+      'clients',
+      'add',
       '--name',
-      'RSA',
+      'Both',
+      '--public-key',
+      file,
       '--rsa-public-key',
       file,
-      '--signature-method',
-      'RSA-SHA1',
-    );
-    assert.match(client.rsaPublicKey ?? '', /BEGIN PUBLIC KEY/);
+    ]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--public-key and --rsa-public-key do not go together/);
   });
 
   it('refuses a callback that is not an absolute URI, naming --callback, with exit code 1', async () => {

@@ -51,6 +51,31 @@ describe('latchkey import and export: the round trip', () => {
     }
   });
 
+  it('takes rsaPublicKey, the former name of publicKey, from files exported before', async () => {
+    const space = workspace();
+    try {
+      const before = exampleLines.map((line) => line.replace('"publicKey":', '"rsaPublicKey":'));
+      assert.ok(before.some((line) => line.includes('"rsaPublicKey":"-----BEGIN CERTIFICATE')));
+      await space.ok(['import', withFile(space, 'before.jsonl', before), '--create-owners']);
+      const exported = await space.ok(['export', '--include-secrets']);
+      assert.deepEqual(sorted(exported), [...exampleLines].sort());
+    } finally {
+      space.remove();
+    }
+  });
+
+  it('refuses a client record giving both publicKey and rsaPublicKey, by line', async () => {
+    const space = workspace();
+    try {
+      const both = edited('tv-app', { rsaPublicKey: null });
+      const result = await space.run(['import', withFile(space, 'both.jsonl', both)]);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /publicKey or its former name rsaPublicKey, not both/);
+    } finally {
+      space.remove();
+    }
+  });
+
   it('changes nothing when run again, and says every record is unchanged', async () => {
     const space = await imported();
     try {

@@ -39,7 +39,7 @@ async function longCredentials(
     name: `Long ${tag}`,
     key: unreserved(`K${tag}`, 255),
     secret: unreserved(`S${tag}`, 255),
-    ...(rsa ? { rsaPublicKey: RSA_PUBLIC_KEY } : {}),
+    ...(rsa ? { publicKey: RSA_PUBLIC_KEY } : {}),
   });
   const token = await provider.tokens.issue({
     clientKey: client.key,

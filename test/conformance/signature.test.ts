@@ -27,7 +27,7 @@ before(async () => {
   world = await startWorld();
   twin = await world.server.provider.clients.register({
     name: 'Twin',
-    rsaPublicKey: RSA_PUBLIC_KEY,
+    publicKey: RSA_PUBLIC_KEY,
   });
 });
 after(() => world.close());

@@ -18,7 +18,7 @@ const target: InteropTarget = {
     const directory = mkdtempSync(join(tmpdir(), 'latchkey-interop-db-'));
     const store = createSqliteStore({ path: join(directory, 'latchkey.db') });
     const provider = createProvider({ store });
-    const client = await provider.clients.register({ name: 'Interop', rsaPublicKey });
+    const client = await provider.clients.register({ name: 'Interop', publicKey: rsaPublicKey });
     const owner = await provider.owners.create('interop-owner', 'correct horse battery');
     // Credentials another provider issued, kept as they are (`latchkey import` writes the same).
     const legacyClient = await provider.clients.register({

@@ -97,7 +97,7 @@ describe('A change to a client reaches every instance (Redis invalidation)', { s
     };
     assert.equal(await signed(), 400); // no RSA key yet: signature_method_rejected
     const invalidated = nextInvalidation(second);
-    await first.provider.clients.update(client.key, { rsaPublicKey: RSA_PUBLIC_KEY });
+    await first.provider.clients.update(client.key, { publicKey: RSA_PUBLIC_KEY });
     await invalidated();
     assert.equal(await signed(), 200);
   });

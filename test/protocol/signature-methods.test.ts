@@ -8,8 +8,11 @@ import {
   HMAC_SHA1,
   HMAC_SHA256,
   HMAC_SHA512,
+  parsePublicKey,
   parseRsaPublicKey,
   PLAINTEXT,
+  publicKeyLabel,
+  RSA_SHA1,
   prepareHmacKey,
   RSA_SHA256,
   sharedSecretKey,
@@ -93,10 +96,18 @@ describe('RFC 5849 §3.4 signature method registry', () => {
     }
   });
 
-  it('gives RSA methods the rsa key kind and the rest shared-secret', () => {
+  it('gives RSA methods the public-key kind with RSA keys, and the rest shared-secret', () => {
     for (const method of builtInSignatureMethods) {
-      assert.equal(method.keyKind, method.name.startsWith('RSA') ? 'rsa' : 'shared-secret');
+      assert.equal(method.keyKind, method.name.startsWith('RSA') ? 'public-key' : 'shared-secret');
+      if (method.keyKind === 'public-key') {
+        assert.equal(method.publicKeyType, 'rsa', method.name);
+        assert.equal(method.checkPublicKey(rsaPublicKeyPem).asymmetricKeyType, 'rsa');
+      }
     }
+  });
+
+  it('names the public key a method takes for messages', () => {
+    assert.equal(publicKeyLabel(RSA_SHA1), 'RSA public key');
   });
 });
 
@@ -239,7 +250,14 @@ describe('RFC 5849 §3.4.3 RSA key handling', () => {
   it('rejects a key that is not RSA', () => {
     const { publicKey } = generateKeyPairSync('ed25519');
     const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    assert.throws(() => parseRsaPublicKey(pem), TypeError);
+    assert.throws(() => parseRsaPublicKey(pem), /not an RSA public key/);
+  });
+
+  it('parses a public key of the type asked for, and only that type (parsePublicKey)', () => {
+    const { publicKey } = generateKeyPairSync('ed25519');
+    const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    assert.equal(parsePublicKey(pem, 'ed25519').asymmetricKeyType, 'ed25519');
+    assert.throws(() => parsePublicKey(rsaPublicKeyPem, 'ed25519'), /not an ED25519 public key/);
   });
 });
 

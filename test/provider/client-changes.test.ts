@@ -123,7 +123,7 @@ describe('Changing a client after registration', () => {
     const client = await provider.clients.register({
       name: 'Certificate app',
       signatureMethods: ['RSA-SHA1'],
-      rsaPublicKey: previous.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      publicKey: previous.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     });
     const signed = () =>
       world.call({
@@ -133,19 +133,19 @@ describe('Changing a client after registration', () => {
         client: { key: client.key, privateKey: RSA_PRIVATE_KEY },
       });
     assertProblem(await signed(), 401, 'signature_invalid');
-    await provider.clients.update(client.key, { rsaPublicKey: CERTIFICATE });
-    assert.equal((await provider.clients.get(client.key)).rsaPublicKey, CERTIFICATE);
+    await provider.clients.update(client.key, { publicKey: CERTIFICATE });
+    assert.equal((await provider.clients.get(client.key)).publicKey, CERTIFICATE);
     assertOk(await signed());
   });
 
-  it('refuses a private key given as the RSA public key, naming rsaPublicKey', async () => {
+  it('refuses a private key given as the RSA public key, naming publicKey', async () => {
     const provider = world.server.provider;
     const client = await provider.clients.register({ name: 'Careless' });
     await assert.rejects(
-      provider.clients.update(client.key, { rsaPublicKey: RSA_PRIVATE_KEY }),
+      provider.clients.update(client.key, { publicKey: RSA_PRIVATE_KEY }),
       (error) => {
         assert.ok(error instanceof InputError);
-        assert.equal(error.field, 'rsaPublicKey');
+        assert.equal(error.field, 'publicKey');
         assert.match(error.message, /private key/);
         return true;
       },
@@ -157,7 +157,7 @@ describe('Changing a client after registration', () => {
     const client = await provider.clients.register({
       name: 'RSA only',
       signatureMethods: ['RSA-SHA1'],
-      rsaPublicKey: RSA_PUBLIC_KEY,
+      publicKey: RSA_PUBLIC_KEY,
     });
     assert.equal(client.secret, '');
     await assert.rejects(provider.clients.update(client.key, { signatureMethods: [] }), {
@@ -170,7 +170,7 @@ describe('Changing a client after registration', () => {
     const client = await provider.clients.register({
       name: 'RSA only, widened in the store',
       signatureMethods: ['RSA-SHA1'],
-      rsaPublicKey: RSA_PUBLIC_KEY,
+      publicKey: RSA_PUBLIC_KEY,
     });
     await world.server.store.clients.update(client.key, { signatureMethods: [] });
     for (const method of ['HMAC-SHA1', 'PLAINTEXT'] as const) {

@@ -84,7 +84,7 @@ describe('Client credentials', () => {
     const client = await world.server.provider.clients.register({
       name: 'RSA only',
       signatureMethods: ['RSA-SHA1'],
-      rsaPublicKey: RSA_PUBLIC_KEY,
+      publicKey: RSA_PUBLIC_KEY,
     });
     assertOk(await twoLegged({ key: client.key, privateKey: RSA_PRIVATE_KEY }, 'RSA-SHA1'));
     assertProblem(

@@ -3,11 +3,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { prepareHmacKey, sharedSecretKey } from '../../src/protocol/index.ts';
+import { RSA_SHA1, RSA_SHA256, prepareHmacKey, sharedSecretKey } from '../../src/protocol/index.ts';
 import { createCredentialKeys } from '../../src/provider/verify/credential-keys.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
 import type { Client, Store } from '../../src/store/index.ts';
 import { newClient, newOwner, newToken } from '../stores/contract/fixtures.ts';
+import { ED25519 } from '../support/own-signature-methods.ts';
 
 const RSA_PUBLIC_KEY = readFileSync(new URL('../fixtures/rsa-public.pem', import.meta.url), 'utf8');
 
@@ -78,11 +79,19 @@ describe('The provider’s prepared keys', () => {
   it('parses a public key once per PEM text, and a bad one as none', async () => {
     const keys = createCredentialKeys();
     const { client } = await read();
-    const withKey = { ...client, rsaPublicKey: RSA_PUBLIC_KEY };
-    const parsed = keys.publicKey(withKey);
+    const withKey = { ...client, publicKey: RSA_PUBLIC_KEY };
+    const parsed = keys.publicKey(withKey, RSA_SHA1);
     assert.equal(parsed?.asymmetricKeyType, 'rsa');
-    assert.equal(keys.publicKey({ ...withKey }), parsed);
-    assert.equal(keys.publicKey({ ...client, rsaPublicKey: 'not a key' }), undefined);
-    assert.equal(keys.publicKey({ ...client, rsaPublicKey: null }), undefined);
+    assert.equal(keys.publicKey({ ...withKey }, RSA_SHA256), parsed);
+    assert.equal(keys.publicKey({ ...client, publicKey: 'not a key' }, RSA_SHA1), undefined);
+    assert.equal(keys.publicKey({ ...client, publicKey: null }, RSA_SHA1), undefined);
+  });
+
+  it('parses a key for the key type of the method asking: an RSA key is none for ED25519', async () => {
+    const keys = createCredentialKeys();
+    const { client } = await read();
+    const withKey = { ...client, publicKey: RSA_PUBLIC_KEY };
+    assert.equal(keys.publicKey(withKey, RSA_SHA1)?.asymmetricKeyType, 'rsa');
+    assert.equal(keys.publicKey(withKey, ED25519), undefined);
   });
 });

@@ -40,7 +40,7 @@ describe('SQLite store: the read cache and the nonce group commit', () => {
       website: null,
       callbacks: [],
       signatureMethods: [],
-      rsaPublicKey: null,
+      publicKey: null,
       constrainedDevice: false,
       verified: false,
       developerId: null,

@@ -19,7 +19,7 @@ await store.clients.create({
   website: null,
   callbacks: [],
   signatureMethods: [],
-  rsaPublicKey: null,
+  publicKey: null,
   constrainedDevice: false,
   verified: false,
   developerId: null,

@@ -129,7 +129,7 @@ describe('Developer portal (for the client developer)', () => {
     const created = await register(browser, {
       name: 'RSA App',
       signature_methods: 'RSA-SHA1',
-      rsa_public_key: RSA_PUBLIC_KEY,
+      public_key: RSA_PUBLIC_KEY,
     });
     assert.equal(created.statusCode, 201);
     assert.match(text(created.body), /signs with its RSA key only, so it has no client secret/);
@@ -273,24 +273,24 @@ describe('Developer portal (for the client developer)', () => {
       const created = await register(browser, {
         name: 'Keyed',
         signature_methods: 'RSA-SHA1',
-        rsa_public_key: RSA_PUBLIC_KEY,
+        public_key: RSA_PUBLIC_KEY,
       });
       const key = credential(created.body, 'client-key');
       const refused = await edit(browser, key, {
         name: 'Keyed',
         signature_methods: 'RSA-SHA1',
-        rsa_public_key: RSA_PRIVATE_KEY,
+        public_key: RSA_PRIVATE_KEY,
       });
       assert.equal(refused.statusCode, 422);
       assert.match(text(refused.body), /The app was not changed: That is a private key/);
-      assert.equal((await world.provider.clients.get(key)).rsaPublicKey, RSA_PUBLIC_KEY.trim());
+      assert.equal((await world.provider.clients.get(key)).publicKey, RSA_PUBLIC_KEY.trim());
       const saved = await edit(browser, key, {
         name: 'Keyed',
         signature_methods: 'RSA-SHA1',
-        rsa_public_key: CERTIFICATE,
+        public_key: CERTIFICATE,
       });
       assert.equal(saved.statusCode, 303);
-      assert.equal((await world.provider.clients.get(key)).rsaPublicKey, CERTIFICATE.trim());
+      assert.equal((await world.provider.clients.get(key)).publicKey, CERTIFICATE.trim());
       assert.match(text((await browser.get(`/developer/apps/${key}`)).body), /RSA certificate/);
     });
 

@@ -13,6 +13,7 @@ import {
   requestTokenCredentials,
 } from '../../client/index.ts';
 import type { ClientCredentials } from '../../client/index.ts';
+import { SignatureMethodRegistry } from '../../protocol/index.ts';
 import { serverUrl, sendOrFail } from '../arguments.ts';
 import { discoverEndpoints } from '../discover.ts';
 import { CommandFailure, UsageError } from '../errors.ts';
@@ -40,6 +41,8 @@ export function verifierFrom(answer: string): string {
   return trimmed;
 }
 
+const builtInMethods = new SignatureMethodRegistry();
+
 function chooseMethod(
   options: AuthorizeOptions,
   advertised: readonly string[] | undefined,
@@ -47,8 +50,14 @@ function chooseMethod(
   if (options.signatureMethod !== undefined) return options.signatureMethod;
   const wanted = options.privateKey === undefined ? 'HMAC-SHA1' : 'RSA-SHA1';
   if (advertised === undefined || advertised.includes(wanted)) return wanted;
-  const family = options.privateKey === undefined ? 'HMAC-' : 'RSA-';
-  return advertised.find((method) => method.startsWith(family)) ?? wanted;
+  // Else the first advertised method of the same kind that this client can sign with: one
+  // that signs the base string with the secrets (not PLAINTEXT), or with the private key.
+  const kind = options.privateKey === undefined ? 'shared-secret' : 'public-key';
+  const fits = (name: string) => {
+    const method = builtInMethods.get(name);
+    return method?.keyKind === kind && method.usesBaseString;
+  };
+  return advertised.find(fits) ?? wanted;
 }
 
 function readPrivateKey(file: string): string {
@@ -67,7 +76,7 @@ export function registerAuthorize(program: Command): void {
     .argument('<server>', "the server's base URL, e.g. http://127.0.0.1:8080", serverUrl)
     .requiredOption('--client <key>', 'client key')
     .option('--secret <secret>', 'client secret')
-    .option('--private-key <file>', 'PEM RSA private key file, for the RSA-* methods')
+    .option('--private-key <file>', 'PEM private key file, for the public-key methods (RSA-*)')
     .option('--callback <uri>', 'oauth_callback: oob (enter the verifier here) or a URI', 'oob')
     .option('--signature-method <method>', 'default HMAC-SHA1 (RSA-SHA1 with --private-key)')
     .option('--scope <scope>', 'space-separated scope names to ask for')

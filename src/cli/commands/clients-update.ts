@@ -5,19 +5,21 @@
  * disabled, tokens kept). With PostgreSQL and Redis every running instance drops its cached
  * copy at once (src/store/cached.ts).
  */
-import { readFileSync } from 'node:fs';
+import { Option } from 'commander';
 import type { Command } from 'commander';
 import type { ClientChanges } from '../../store/index.ts';
 import { storeSettingNames } from '../config/config.ts';
 import { withProvider } from '../context.ts';
-import { CommandFailure, UsageError } from '../errors.ts';
+import { UsageError } from '../errors.ts';
 import { print, printJson } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
 import { publicView } from './client-view.ts';
+import { publicKeyOption, readPublicKeyOption, rsaPublicKeyAlias } from './public-key-option.ts';
+import type { PublicKeyOptions } from './public-key-option.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-interface UpdateOptions {
+interface UpdateOptions extends PublicKeyOptions {
   name?: string;
   description?: string;
   website?: string;
@@ -25,7 +27,7 @@ interface UpdateOptions {
   clearCallbacks?: boolean;
   signatureMethod?: string[];
   allSignatureMethods?: boolean;
-  rsaPublicKey?: string;
+  removePublicKey?: boolean;
   removeRsaPublicKey?: boolean;
   constrainedDevice?: boolean;
   sessionExtension?: boolean;
@@ -45,15 +47,6 @@ function rateLimit(value: string): RateLimitOption {
   return Number(value);
 }
 
-function readKeyFile(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new CommandFailure(`--rsa-public-key: cannot read ${file} (${code})`);
-  }
-}
-
 function exclusive(a: unknown, b: unknown, names: string): void {
   if (a !== undefined && b !== undefined) throw new UsageError(`${names} do not go together`);
 }
@@ -66,10 +59,11 @@ export function changesOf(options: UpdateOptions): ClientChanges {
     options.allSignatureMethods,
     '--signature-method and --all-signature-methods',
   );
+  const removeKey = options.removePublicKey === true || options.removeRsaPublicKey === true;
   exclusive(
-    options.rsaPublicKey,
-    options.removeRsaPublicKey,
-    '--rsa-public-key and --remove-rsa-public-key',
+    options.publicKey ?? options.rsaPublicKey,
+    removeKey ? true : undefined,
+    '--public-key and --remove-public-key',
   );
   const changes: { -readonly [K in keyof ClientChanges]: ClientChanges[K] } = {};
   if (options.name !== undefined) changes.name = options.name.trim();
@@ -80,8 +74,9 @@ export function changesOf(options: UpdateOptions): ClientChanges {
   if (options.clearCallbacks === true) changes.callbacks = [];
   if (options.signatureMethod !== undefined) changes.signatureMethods = options.signatureMethod;
   if (options.allSignatureMethods === true) changes.signatureMethods = [];
-  if (options.rsaPublicKey !== undefined) changes.rsaPublicKey = readKeyFile(options.rsaPublicKey);
-  if (options.removeRsaPublicKey === true) changes.rsaPublicKey = null;
+  const publicKey = readPublicKeyOption(options);
+  if (publicKey !== undefined) changes.publicKey = publicKey;
+  if (removeKey) changes.publicKey = null;
   if (options.constrainedDevice !== undefined)
     changes.constrainedDevice = options.constrainedDevice;
   if (options.sessionExtension !== undefined) changes.sessionExtension = options.sessionExtension;
@@ -100,7 +95,7 @@ export function registerClientUpdates(clients: Command): void {
   const store = (command: Command) => withSettings(command, storeSettingNames);
 
   store(clients.command('update'))
-    .description("change a client's name, website, description, callbacks, methods or RSA key")
+    .description("change a client's name, website, description, callbacks, methods or public key")
     .argument('<key>', 'client key')
     .option('--name <name>', 'name shown to owners on the consent page')
     .option('--description <text>', 'what the application does')
@@ -113,8 +108,12 @@ export function registerClientUpdates(clients: Command): void {
       collect,
     )
     .option('--all-signature-methods', 'allow every method the server accepts')
-    .option('--rsa-public-key <file>', 'a new PEM RSA public key or X.509 certificate file')
-    .option('--remove-rsa-public-key', 'remove the RSA public key')
+    .addOption(publicKeyOption('a new PEM public key or X.509 certificate file'))
+    .addOption(rsaPublicKeyAlias())
+    .option('--remove-public-key', 'remove the public key')
+    .addOption(
+      new Option('--remove-rsa-public-key', 'former name of --remove-public-key').hideHelp(),
+    )
     .option('--constrained-device', 'show the oob verifier as a short code easy to type')
     .option('--no-constrained-device', 'show the full oob verifier')
     .option(
@@ -138,7 +137,7 @@ export function registerClientUpdates(clients: Command): void {
     .option('--json', 'print JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  latchkey clients update KEY --requests-per-minute 600\n  latchkey clients update KEY --callback https://printer.example/cb --callback https://printer.example/cb2\n  latchkey clients update KEY --rsa-public-key new-certificate.pem',
+      '\nExamples:\n  latchkey clients update KEY --requests-per-minute 600\n  latchkey clients update KEY --callback https://printer.example/cb --callback https://printer.example/cb2\n  latchkey clients update KEY --public-key new-certificate.pem',
     )
     .action(async (key: string, options: UpdateOptions, command: Command) => {
       const changes = changesOf(options);

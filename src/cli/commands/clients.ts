@@ -3,15 +3,16 @@
  * "established with the server before any request") and look after them. The secret is
  * printed by `add` and `rotate-secret` only.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Client } from '../../store/index.ts';
 import { withProvider } from '../context.ts';
-import { CommandFailure, UsageError } from '../errors.ts';
+import { UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { describeClient, publicView } from './client-view.ts';
 import { registerClientUpdates } from './clients-update.ts';
 import { configOf, withSettings } from '../settings-options.ts';
+import { publicKeyOption, readPublicKeyOption, rsaPublicKeyAlias } from './public-key-option.ts';
+import type { PublicKeyOptions } from './public-key-option.ts';
 import { storeSettingNames } from '../config/config.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -22,22 +23,13 @@ function printCredentials(client: Client, json: boolean, what: string): void {
   print(
     fields([
       ['key', client.key],
-      ['secret', client.secret === '' ? '(none: RSA methods only)' : client.secret],
+      ['secret', client.secret === '' ? '(none: public-key methods only)' : client.secret],
     ]),
   );
   if (client.secret !== '') print('The secret is shown this once: store it now.');
 }
 
-function readPublicKey(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new CommandFailure(`--rsa-public-key: cannot read ${file} (${code})`);
-  }
-}
-
-interface AddOptions {
+interface AddOptions extends PublicKeyOptions {
   name: string;
   description?: string;
   website?: string;
@@ -47,7 +39,6 @@ interface AddOptions {
   sessionExtension?: boolean;
   key?: string;
   secret?: string;
-  rsaPublicKey?: string;
   json?: boolean;
 }
 
@@ -67,10 +58,12 @@ function registerAdd(clients: Command): void {
     )
     .option('--key <key>', 'use this client key (to migrate from another provider)')
     .option('--secret <secret>', 'use this secret (with --key)')
-    .option(
-      '--rsa-public-key <file>',
-      'PEM RSA public key or X.509 certificate file, for the RSA-* methods',
+    .addOption(
+      publicKeyOption(
+        'PEM public key or X.509 certificate file, for the public-key methods (RSA-*)',
+      ),
     )
+    .addOption(rsaPublicKeyAlias())
     .option('--json', 'print JSON')
     .addHelpText(
       'after',
@@ -80,8 +73,7 @@ function registerAdd(clients: Command): void {
       if (options.secret !== undefined && options.key === undefined) {
         throw new UsageError('--secret goes with --key (to migrate existing credentials)');
       }
-      const rsaPublicKey =
-        options.rsaPublicKey === undefined ? undefined : readPublicKey(options.rsaPublicKey);
+      const publicKey = readPublicKeyOption(options);
       const client = await withProvider(configOf(command), (provider) =>
         provider.clients.register({
           name: options.name,
@@ -89,7 +81,7 @@ function registerAdd(clients: Command): void {
           website: options.website,
           callbacks: options.callback,
           signatureMethods: options.signatureMethod,
-          rsaPublicKey,
+          publicKey,
           constrainedDevice: options.constrainedDevice ?? false,
           sessionExtension: options.sessionExtension ?? false,
           key: options.key,

@@ -2,8 +2,8 @@
  * What a client may register (§1.1 leaves the client's details to the server): the rules for
  * each field and for its key material, shared by registration, updates and import.
  */
-import { parseRsaPublicKey } from '../../protocol/index.ts';
-import type { SignatureMethodRegistry } from '../../protocol/index.ts';
+import { publicKeyTypes, SignatureMethodRegistry } from '../../protocol/index.ts';
+import type { PublicKeyMethod, SignatureMethod } from '../../protocol/index.ts';
 import type { Client } from '../../store/types.ts';
 import { parseCallbackUri } from '../flow/callbacks.ts';
 import { InputError } from '../input-error.ts';
@@ -15,7 +15,8 @@ export interface ClientFields {
   readonly website?: string | undefined;
   readonly callbacks?: readonly string[] | undefined;
   readonly signatureMethods?: readonly string[] | undefined;
-  readonly rsaPublicKey?: string | undefined;
+  /** PEM public key or X.509 certificate, for the public-key methods. */
+  readonly publicKey?: string | undefined;
   /** The client's own rate limits per minute; null for the server's default. */
   readonly requestsPerMinute?: number | null | undefined;
   readonly failuresPerMinute?: number | null | undefined;
@@ -56,35 +57,95 @@ export function checkClientFields(input: ClientFields, methods: SignatureMethodR
       throw new InputError('signatureMethods', `Unknown signature method: ${name.slice(0, 40)}`);
     }
   }
-  if (input.rsaPublicKey !== undefined && input.rsaPublicKey !== '') {
-    try {
-      parseRsaPublicKey(input.rsaPublicKey);
-    } catch (error) {
-      const privateKey = error instanceof TypeError && /private key/.test(error.message);
-      throw new InputError(
-        'rsaPublicKey',
-        privateKey
-          ? 'That is a private key: keep it secret, and give its public key (PEM) or an X.509 certificate.'
-          : 'The RSA public key is not a PEM RSA public key or X.509 certificate.',
-      );
-    }
+  if (input.publicKey !== undefined && input.publicKey !== '') {
+    checkPublicKeyFits(input.publicKey, input.signatureMethods ?? [], methods);
   }
 }
 
+const builtInMethods = new SignatureMethodRegistry();
+
+/**
+ * A method by name: the server's, else the built-in one it no longer accepts (a client
+ * registered before the server's methods changed may still name it).
+ */
+function methodNamed(name: string, methods: SignatureMethodRegistry): SignatureMethod | undefined {
+  return methods.get(name) ?? builtInMethods.get(name);
+}
+
+function publicKeyMethods(
+  names: readonly string[],
+  methods: SignatureMethodRegistry,
+): PublicKeyMethod[] {
+  const found: PublicKeyMethod[] = [];
+  for (const name of names) {
+    const method = methodNamed(name, methods);
+    if (method?.keyKind === 'public-key') found.push(method);
+  }
+  return found;
+}
+
+/**
+ * True when every method the client names signs with its key pair (§3.4.3): such a client
+ * has no shared secret. A client that names none may use every method, so it needs one.
+ */
+export function publicKeyOnly(names: readonly string[], methods: SignatureMethodRegistry): boolean {
+  return names.length > 0 && publicKeyMethods(names, methods).length === names.length;
+}
+
+/**
+ * The public key must do for every public-key method the client names; a client naming none
+ * (or only shared-secret methods) may give any key that one public-key method, the server's
+ * or a built-in one, takes.
+ */
+function checkPublicKeyFits(
+  pem: string,
+  names: readonly string[],
+  methods: SignatureMethodRegistry,
+): void {
+  const named = publicKeyMethods(names, methods);
+  const candidates =
+    named.length > 0
+      ? named
+      : publicKeyMethods([...methods.names(), ...builtInMethods.names()], methods);
+  const errors: unknown[] = [];
+  for (const method of candidates) {
+    try {
+      method.checkPublicKey(pem);
+      if (named.length === 0) return;
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  if (errors.length === 0) return;
+  const privateKey = errors.some((e) => e instanceof TypeError && /private key/.test(e.message));
+  const types = publicKeyTypes(candidates);
+  throw new InputError(
+    'publicKey',
+    privateKey
+      ? 'That is a private key: keep it secret, and give its public key (PEM) or an X.509 certificate.'
+      : `The ${types} public key is not a PEM ${types} public key or X.509 certificate.`,
+  );
+}
+
 /** A client's methods and its keys must agree: each allowed kind of method needs its key. */
-export function checkKeyMaterial(client: Client): void {
-  const methods = client.signatureMethods;
-  const rsaOnly = methods.length > 0 && methods.every((name) => name.startsWith('RSA-'));
-  if (rsaOnly && client.rsaPublicKey === null) {
+export function checkKeyMaterial(client: Client, methods: SignatureMethodRegistry): void {
+  const names = client.signatureMethods;
+  const named = publicKeyMethods(names, methods);
+  const keyOnly = publicKeyOnly(names, methods);
+  if (keyOnly && client.publicKey === null) {
+    const types = publicKeyTypes(named);
     throw new InputError(
-      'rsaPublicKey',
-      'A client that signs with RSA only needs an RSA public key (PEM) or X.509 certificate.',
+      'publicKey',
+      `A client that signs with ${types} only needs an ${types} public key (PEM) or X.509 certificate.`,
     );
   }
-  if (!rsaOnly && client.secret === '') {
+  if (!keyOnly && client.secret === '') {
     throw new InputError(
       'signatureMethods',
-      'This client has no secret, so it may use the RSA methods only; give it a secret first (rotate the secret).',
+      'This client has no secret, so it may use the public-key methods only; give it a secret first (rotate the secret).',
     );
+  }
+  if (client.publicKey !== null && named.length > 0) {
+    checkPublicKeyFits(client.publicKey, names, methods);
   }
 }

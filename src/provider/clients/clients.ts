@@ -5,7 +5,7 @@
 import type { Client, ClientChanges, Store } from '../../store/types.ts';
 import { StoreConflictError } from '../../store/types.ts';
 import type { SignatureMethodRegistry } from '../../protocol/index.ts';
-import { checkClientFields, checkKeyMaterial } from './client-fields.ts';
+import { checkClientFields, checkKeyMaterial, publicKeyOnly } from './client-fields.ts';
 import type { ClientFields } from './client-fields.ts';
 import { checkIdentifier, checkSecret } from './credential-values.ts';
 import { InputError, NotFoundError } from '../input-error.ts';
@@ -18,7 +18,8 @@ export interface ClientRegistration {
   readonly website?: string | undefined;
   readonly callbacks?: readonly string[] | undefined;
   readonly signatureMethods?: readonly string[] | undefined;
-  readonly rsaPublicKey?: string | undefined;
+  /** PEM public key or X.509 certificate, for the public-key methods. */
+  readonly publicKey?: string | undefined;
   readonly constrainedDevice?: boolean | undefined;
   /** Short-lived tokens renewed with a session handle (session extension); default false. */
   readonly sessionExtension?: boolean | undefined;
@@ -46,19 +47,17 @@ export function createClientRegistry(
       checkFields(input);
       if (input.key !== undefined) checkIdentifier('key', 'A client key', input.key);
       if (input.secret !== undefined) checkSecret('secret', 'A client secret', input.secret);
-      const rsaOnly =
-        (input.signatureMethods ?? []).length > 0 &&
-        input.signatureMethods!.every((m) => m.startsWith('RSA-'));
+      const keyOnly = publicKeyOnly(input.signatureMethods ?? [], methods);
       try {
         const client = await store.clients.create({
           key: input.key ?? newIdentifier(),
-          secret: input.secret ?? (rsaOnly ? '' : newSecret()),
+          secret: input.secret ?? (keyOnly ? '' : newSecret()),
           name: input.name.trim(),
           description: input.description ?? '',
           website: input.website || null,
           callbacks: [...(input.callbacks ?? [])],
           signatureMethods: [...(input.signatureMethods ?? [])],
-          rsaPublicKey: input.rsaPublicKey || null,
+          publicKey: input.publicKey || null,
           constrainedDevice: input.constrainedDevice ?? false,
           verified: false,
           developerId: input.developerId ?? null,
@@ -75,22 +74,23 @@ export function createClientRegistry(
     },
 
     /**
-     * Changes what the client registered (name, website, description, callbacks, methods, RSA
-     * key…). Obeyed from the next request on, on every instance (the store's caches drop it).
+     * Changes what the client registered (name, website, description, callbacks, methods,
+     * public key…). Obeyed from the next request on, on every instance (the store's caches
+     * drop it).
      */
     async update(key: string, changes: ClientChanges): Promise<Client> {
       checkFields({
         ...changes,
         website: changes.website ?? undefined,
-        rsaPublicKey: changes.rsaPublicKey ?? undefined,
+        publicKey: changes.publicKey ?? undefined,
       });
       if (changes.secret !== undefined && changes.secret !== '') {
         checkSecret('secret', 'A client secret', changes.secret);
       }
       const current = await get(key);
-      const keyMaterial = ['signatureMethods', 'rsaPublicKey', 'secret'] as const;
+      const keyMaterial = ['signatureMethods', 'publicKey', 'secret'] as const;
       if (keyMaterial.some((field) => changes[field] !== undefined)) {
-        checkKeyMaterial({ ...current, ...changes });
+        checkKeyMaterial({ ...current, ...changes }, methods);
       }
       const client = await store.clients.update(key, changes);
       if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);

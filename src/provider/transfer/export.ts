@@ -74,7 +74,7 @@ export function clientRecordOf(
     website: client.website,
     callbacks: client.callbacks,
     signatureMethods: client.signatureMethods,
-    rsaPublicKey: client.rsaPublicKey,
+    publicKey: client.publicKey,
     constrainedDevice: client.constrainedDevice,
     verified: client.verified,
     disabled: client.disabled,

@@ -204,7 +204,7 @@ export function createImport(deps: ImportDependencies, options: ImportOptions = 
         : record.developer === null
           ? null
           : ownerId(record.developer);
-    return planClient(record, stored, developer, update, deps.now());
+    return planClient(record, stored, developer, update, deps.now(), policy.signatureMethods);
   }
 
   function decideToken(

@@ -10,7 +10,8 @@
  * (a client registered by hand before the import is still the same client).
  */
 import type { Client, Owner, TokenCredential } from '../../store/types.ts';
-import { checkKeyMaterial } from '../clients/client-fields.ts';
+import type { SignatureMethodRegistry } from '../../protocol/index.ts';
+import { checkKeyMaterial, publicKeyOnly } from '../clients/client-fields.ts';
 import { InputError } from '../input-error.ts';
 import type { ClientRecord, OwnerRecord, TokenRecord } from './records.ts';
 
@@ -85,7 +86,12 @@ export function planOwner(
 }
 
 /** Every field the record gives, over `base`. */
-function clientRow(record: ClientRecord, base: Client, developerId: string | null | undefined) {
+function clientRow(
+  record: ClientRecord,
+  base: Client,
+  developerId: string | null | undefined,
+  methods: SignatureMethodRegistry,
+) {
   const row: Client = {
     key: record.key,
     secret: record.secret === undefined ? base.secret : (record.secret ?? ''),
@@ -94,8 +100,7 @@ function clientRow(record: ClientRecord, base: Client, developerId: string | nul
     website: record.website === undefined ? base.website : record.website || null,
     callbacks: record.callbacks ?? base.callbacks,
     signatureMethods: record.signatureMethods ?? base.signatureMethods,
-    rsaPublicKey:
-      record.rsaPublicKey === undefined ? base.rsaPublicKey : record.rsaPublicKey || null,
+    publicKey: record.publicKey === undefined ? base.publicKey : record.publicKey || null,
     constrainedDevice: record.constrainedDevice ?? base.constrainedDevice,
     verified: record.verified ?? base.verified,
     disabled: record.disabled ?? base.disabled,
@@ -106,7 +111,7 @@ function clientRow(record: ClientRecord, base: Client, developerId: string | nul
     developerId: developerId === undefined ? base.developerId : developerId,
     createdAt: record.createdAt ?? base.createdAt,
   };
-  checkKeyMaterial(row);
+  checkKeyMaterial(row, methods);
   return row;
 }
 
@@ -125,13 +130,14 @@ export function planClient(
   developerId: string | null | undefined,
   update: boolean,
   now: number,
+  methods: SignatureMethodRegistry,
 ): Decision<Client> {
   if (stored === undefined) {
-    if (record.secret === undefined && !rsaOnly(record.signatureMethods)) {
+    if (record.secret === undefined && !publicKeyOnly(record.signatureMethods ?? [], methods)) {
       return {
         outcome: 'error',
         detail:
-          'A new client needs its secret (export with --include-secrets), or null to sign with RSA only.',
+          'A new client needs its secret (export with --include-secrets), or null to sign with its public key only.',
       };
     }
     const blank: Client = {
@@ -142,7 +148,7 @@ export function planClient(
       website: null,
       callbacks: [],
       signatureMethods: [],
-      rsaPublicKey: null,
+      publicKey: null,
       constrainedDevice: false,
       verified: false,
       disabled: false,
@@ -152,7 +158,7 @@ export function planClient(
       developerId: null,
       createdAt: now,
     };
-    return withCheckedKeys(() => clientRow(record, blank, developerId), 'created');
+    return withCheckedKeys(() => clientRow(record, blank, developerId, methods), 'created');
   }
   const changed = differences([
     ['secret', record.secret === null ? '' : record.secret, stored.secret],
@@ -162,9 +168,9 @@ export function planClient(
     ['callbacks', record.callbacks, stored.callbacks],
     ['signatureMethods', record.signatureMethods, stored.signatureMethods],
     [
-      'rsaPublicKey',
-      record.rsaPublicKey === undefined ? undefined : record.rsaPublicKey || null,
-      stored.rsaPublicKey,
+      'publicKey',
+      record.publicKey === undefined ? undefined : record.publicKey || null,
+      stored.publicKey,
     ],
     ['constrainedDevice', record.constrainedDevice, stored.constrainedDevice],
     ['verified', record.verified, stored.verified],
@@ -175,14 +181,10 @@ export function planClient(
   if (changed.length === 0) return { outcome: 'unchanged' };
   if (!update) return { outcome: 'conflict', detail: changed.join(', ') };
   return withCheckedKeys(
-    () => clientRow(record, stored, developerId),
+    () => clientRow(record, stored, developerId, methods),
     'updated',
     changed.join(', '),
   );
-}
-
-function rsaOnly(methods: readonly string[] | undefined): boolean {
-  return methods !== undefined && methods.length > 0 && methods.every((m) => m.startsWith('RSA-'));
 }
 
 function later(a: number | null, b: number | null | undefined): number | null {

@@ -79,14 +79,15 @@ export function referenceOf(record: OwnerRecord): OwnerReference {
 export interface ClientRecord {
   readonly kind: 'client';
   readonly key: string;
-  /** null: no shared secret (RSA only); undefined: not in the record (left as stored). */
+  /** null: no shared secret (public-key methods only); undefined: not in the record (left as stored). */
   readonly secret: string | null | undefined;
   readonly name: string;
   readonly description: string | undefined;
   readonly website: string | null | undefined;
   readonly callbacks: readonly string[] | undefined;
   readonly signatureMethods: readonly string[] | undefined;
-  readonly rsaPublicKey: string | null | undefined;
+  /** Read from `publicKey`, or `rsaPublicKey` as files exported before named it. */
+  readonly publicKey: string | null | undefined;
   readonly constrainedDevice: boolean | undefined;
   readonly verified: boolean | undefined;
   readonly disabled: boolean | undefined;
@@ -135,6 +136,7 @@ const CLIENT_FIELDS = new Set([
   'website',
   'callbacks',
   'signatureMethods',
+  'publicKey',
   'rsaPublicKey',
   'constrainedDevice',
   'verified',
@@ -212,6 +214,16 @@ function parseOwner(record: Fields): OwnerRecord {
   };
 }
 
+/** `publicKey`, or its former name `rsaPublicKey` in files exported before; not both. */
+function publicKeyOf(record: Fields): string | null | undefined {
+  if (record.publicKey !== undefined && record.rsaPublicKey !== undefined) {
+    throw new InputError('publicKey', 'Give publicKey or its former name rsaPublicKey, not both.');
+  }
+  return record.publicKey !== undefined
+    ? nullableText(record, 'publicKey')
+    : nullableText(record, 'rsaPublicKey');
+}
+
 function parseClient(record: Fields, methods: SignatureMethodRegistry): ClientRecord {
   checkKnownFields(record, CLIENT_FIELDS);
   const key = text(record, 'key', true);
@@ -227,7 +239,7 @@ function parseClient(record: Fields, methods: SignatureMethodRegistry): ClientRe
     website: nullableText(record, 'website'),
     callbacks: list(record, 'callbacks'),
     signatureMethods: list(record, 'signatureMethods'),
-    rsaPublicKey: nullableText(record, 'rsaPublicKey'),
+    publicKey: publicKeyOf(record),
     constrainedDevice: flag(record, 'constrainedDevice'),
     verified: flag(record, 'verified'),
     disabled: flag(record, 'disabled'),
@@ -245,7 +257,7 @@ function parseClient(record: Fields, methods: SignatureMethodRegistry): ClientRe
       website: parsed.website ?? undefined,
       callbacks: parsed.callbacks,
       signatureMethods: parsed.signatureMethods,
-      rsaPublicKey: parsed.rsaPublicKey ?? undefined,
+      publicKey: parsed.publicKey ?? undefined,
     },
     methods,
   );

@@ -2,7 +2,7 @@
  * Steps 5 and 6 of verification (§3.4): the client may use this signature method and holds
  * the key it needs, then the signature matches the request, compared in constant time.
  */
-import { OAuthError, signatureBaseString } from '../../protocol/index.ts';
+import { OAuthError, publicKeyLabel, signatureBaseString } from '../../protocol/index.ts';
 import type { CollectedParameters } from '../../protocol/index.ts';
 import type { Client } from '../../store/types.ts';
 import type { IncomingRequest, ProtocolParameters } from '../request.ts';
@@ -17,18 +17,18 @@ export function checkClientMethod(client: Client, protocol: ProtocolParameters):
       `This client is not registered for ${method.name}.`,
     );
   }
-  if (method.keyKind === 'rsa' && client.rsaPublicKey === null) {
+  if (method.keyKind === 'public-key' && client.publicKey === null) {
     throw new OAuthError(
       'signature_method_rejected',
-      'This client has no RSA public key registered.',
+      `This client has no ${publicKeyLabel(method)} registered.`,
     );
   }
-  // §3.4.2, §3.4.4: a client registered for RSA alone has no shared secret, and an HMAC or
-  // PLAINTEXT key of "&" plus the token secret would be no secret at all.
+  // §3.4.2, §3.4.4: a client registered for public-key methods alone has no shared secret, and
+  // an HMAC or PLAINTEXT key of "&" plus the token secret would be no secret at all.
   if (method.keyKind === 'shared-secret' && client.secret === '') {
     throw new OAuthError(
       'signature_method_rejected',
-      'This client has no shared secret; it signs with its RSA key.',
+      'This client has no shared secret; it signs with its public key.',
     );
   }
 }

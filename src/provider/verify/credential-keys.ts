@@ -1,7 +1,7 @@
 /**
  * Key material the provider keeps between requests, one set per provider instance: parsed
- * RSA public keys (by their PEM text, which is public) and the shared-secret keys of each
- * client and token secret pair prepared for HMAC (protocol/hmac.ts).
+ * public keys (by their key type and PEM text, which is public) and the shared-secret keys
+ * of each client and token secret pair prepared for HMAC (protocol/hmac.ts).
  *
  * A prepared key is kept with the credential objects the store's read cache hands out, in
  * WeakMaps: when the store drops a revoked, rotated or removed credential from its cache, its
@@ -10,16 +10,19 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { parseRsaPublicKey, prepareHmacKey, sharedSecretKey } from '../../protocol/index.ts';
-import type { HmacDigest, HmacKey, PreparedKeys } from '../../protocol/index.ts';
+import { prepareHmacKey, sharedSecretKey } from '../../protocol/index.ts';
+import type { HmacDigest, HmacKey, PreparedKeys, PublicKeyMethod } from '../../protocol/index.ts';
 import type { Client, TokenCredential } from '../../store/types.ts';
 
 /** Parsed public keys kept (about 1 KiB each); past it the least recently used goes. */
 const PUBLIC_KEYS_KEPT = 10_000;
 
 export interface CredentialKeys {
-  /** The client's parsed RSA public key; undefined when it has none or it does not parse. */
-  publicKey(client: Client): KeyObject | undefined;
+  /**
+   * The client's public key parsed by `method` (its `checkPublicKey`); undefined when it has
+   * none or the method does not take it.
+   */
+  publicKey(client: Client, method: PublicKeyMethod): KeyObject | undefined;
   /** The prepared shared-secret key of a client, with its token when the request has one. */
   prepared(client: Client, token: TokenCredential | undefined): PreparedKeys;
 }
@@ -46,17 +49,18 @@ export function createCredentialKeys(): CredentialKeys {
   const byClient = new WeakMap<Client, PreparedPair>();
 
   return {
-    publicKey(client) {
-      const pem = client.rsaPublicKey;
+    publicKey(client, method) {
+      const pem = client.publicKey;
       if (pem === null) return undefined;
-      let key = publicKeys.get(pem);
+      const kept = `${method.publicKeyType}\n${pem}`;
+      let key = publicKeys.get(kept);
       if (key === undefined) {
         try {
-          key = parseRsaPublicKey(pem);
+          key = method.checkPublicKey(pem);
         } catch {
           key = false; // a key that does not parse verifies nothing
         }
-        publicKeys.set(pem, key);
+        publicKeys.set(kept, key);
       }
       return key === false ? undefined : key;
     },

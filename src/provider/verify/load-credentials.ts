@@ -66,16 +66,19 @@ function known(
     }
     tokenSecret = found.secret;
   }
-  const rsa = protocol.signatureMethod.keyKind === 'rsa';
+  const method = protocol.signatureMethod;
+  const keyPair = method.keyKind === 'public-key';
   return {
     client,
     tokenCredential,
     temporaryCredential,
-    clientSecret: rsa ? undefined : client.secret,
+    clientSecret: keyPair ? undefined : client.secret,
     tokenSecret,
-    publicKey: rsa ? keys.publicKey(client) : undefined,
+    publicKey: keyPair ? keys.publicKey(client, method) : undefined,
     // Kept with the records the store cache hands out; a temporary credential is used once.
     prepared:
-      rsa || temporaryCredential !== undefined ? undefined : keys.prepared(client, tokenCredential),
+      keyPair || temporaryCredential !== undefined
+        ? undefined
+        : keys.prepared(client, tokenCredential),
   };
 }

@@ -25,7 +25,7 @@ export function postgresClients(db: Database, now: () => number, sealer: Sealer)
           client.website,
           client.callbacks,
           client.signatureMethods,
-          client.rsaPublicKey,
+          client.publicKey,
           client.constrainedDevice,
           client.verified,
           client.developerId,

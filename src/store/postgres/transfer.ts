@@ -51,7 +51,7 @@ function clientRecord(client: Client, sealer: Sealer) {
     website: client.website,
     callbacks: client.callbacks,
     signature_methods: client.signatureMethods,
-    rsa_public_key: client.rsaPublicKey,
+    rsa_public_key: client.publicKey,
     constrained_device: client.constrainedDevice,
     verified: client.verified,
     developer_id: client.developerId,

@@ -46,7 +46,7 @@ export function sqliteClients(db: DatabaseSync, now: () => number, sealer: Seale
         client.website,
         JSON.stringify(client.callbacks),
         JSON.stringify(client.signatureMethods),
-        client.rsaPublicKey,
+        client.publicKey,
         client.constrainedDevice ? 1 : 0,
         client.verified ? 1 : 0,
         client.developerId,

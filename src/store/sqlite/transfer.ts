@@ -37,7 +37,7 @@ function clientValues(client: Client, sealer: Sealer) {
     client.website,
     JSON.stringify(client.callbacks),
     JSON.stringify(client.signatureMethods),
-    client.rsaPublicKey,
+    client.publicKey,
     client.constrainedDevice ? 1 : 0,
     client.verified ? 1 : 0,
     client.developerId,

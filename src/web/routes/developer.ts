@@ -1,7 +1,7 @@
 /**
  * The developer portal: a signed-in owner registers apps, sees each app's client key, sees
  * the secret once (at registration and at each rotation), edits what an app registered (name,
- * website, description, callbacks, methods, RSA key) and deletes apps. Rotating and deleting
+ * website, description, callbacks, methods, public key) and deletes apps. Rotating and deleting
  * each ask for a confirmation first (a page with the form that posts). An app is visible only
  * to the account that registered it.
  */
@@ -13,6 +13,8 @@ import {
   appFormOf,
   blankAppForm,
   formField,
+  keyTypeOf,
+  publicKeyMethodsOf,
   readAppForm,
   toChanges,
   toRegistration,
@@ -28,7 +30,7 @@ const key = { key: { type: 'string', description: "The app's client key." } };
 const signInFirst = seeOther('Not signed in: to the sign-in page.');
 const notYours = html('No such app among the signed-in developer’s own.');
 const appFields =
-  'Form fields `name`, `description`, `website`, `callbacks`, `signature_methods`, `rsa_public_key`, `constrained_device` and `_csrf`.';
+  'Form fields `name`, `description`, `website`, `callbacks`, `signature_methods`, `public_key`, `constrained_device` and `_csrf`.';
 
 /** The developer portal's pages: a signed-in owner registers and manages its own apps. */
 const schemas = {
@@ -102,7 +104,9 @@ const schemas = {
 function developerPages(web: WebContext) {
   const { options, render, errors } = web;
   const { provider } = options;
-  const methods = provider.policy.signatureMethods.names();
+  const registry = provider.policy.signatureMethods;
+  const methods = registry.names();
+  const keyMethods = publicKeyMethodsOf(methods, registry).map((method) => method.name);
 
   /** The signed-in developer's own app named in the URL; answers 404 (or sign-in) otherwise. */
   async function ownApp(request: FastifyRequest, reply: FastifyReply): Promise<Client | undefined> {
@@ -142,6 +146,7 @@ function developerPages(web: WebContext) {
         title: 'Register an app',
         values,
         methods,
+        keyMethods,
         error:
           error === undefined ? null : { field: formField(error.field), message: error.message },
       },
@@ -163,6 +168,7 @@ function developerPages(web: WebContext) {
       {
         title: created ? `${client.name} is registered` : `New secret for ${client.name}`,
         client,
+        keyType: keyTypeOf(client, registry),
         created,
         endpoints: endpoints(request),
       },
@@ -187,6 +193,7 @@ function developerPages(web: WebContext) {
         client,
         values,
         methods,
+        keyMethods,
         error:
           error === undefined ? null : { field: formField(error.field), message: error.message },
       },
@@ -194,7 +201,7 @@ function developerPages(web: WebContext) {
     );
   }
 
-  return { methods, ownApp, endpoints, formPage, secretPage, editPage };
+  return { registry, methods, ownApp, endpoints, formPage, secretPage, editPage };
 }
 
 type DeveloperPages = ReturnType<typeof developerPages>;
@@ -203,7 +210,7 @@ type DeveloperPages = ReturnType<typeof developerPages>;
 function appListRoutes(fastify: FastifyInstance, web: WebContext, pages: DeveloperPages): void {
   const { options, render } = web;
   const { provider } = options;
-  const { formPage, secretPage } = pages;
+  const { registry, formPage, secretPage } = pages;
   const csrf = { preHandler: fastify.csrfProtection };
 
   fastify.get('/developer', { schema: schemas.apps }, async (request, reply) => {
@@ -225,7 +232,9 @@ function appListRoutes(fastify: FastifyInstance, web: WebContext, pages: Develop
     if (signedIn === undefined) return reply;
     const values = readAppForm(request.body);
     try {
-      const client = await provider.clients.register(toRegistration(values, signedIn.owner.id));
+      const client = await provider.clients.register(
+        toRegistration(values, signedIn.owner.id, registry),
+      );
       return await secretPage(request, reply, client, true);
     } catch (error) {
       if (error instanceof InputError) return formPage(request, reply, values, error);
@@ -238,7 +247,7 @@ function appListRoutes(fastify: FastifyInstance, web: WebContext, pages: Develop
 function appRoutes(fastify: FastifyInstance, web: WebContext, pages: DeveloperPages): void {
   const { options, render } = web;
   const { provider } = options;
-  const { methods, ownApp, endpoints, editPage } = pages;
+  const { registry, methods, ownApp, endpoints, editPage } = pages;
   const csrf = { preHandler: fastify.csrfProtection };
 
   fastify.get('/developer/apps/:key', { schema: schemas.app }, async (request, reply) => {
@@ -247,6 +256,7 @@ function appRoutes(fastify: FastifyInstance, web: WebContext, pages: DeveloperPa
     return render(request, reply, 'developer-app', {
       title: client.name,
       client,
+      keyType: keyTypeOf(client, registry),
       website: safeLink(client.website),
       created: formatTime(client.createdAt),
       endpoints: endpoints(request),
@@ -269,7 +279,7 @@ function appRoutes(fastify: FastifyInstance, web: WebContext, pages: DeveloperPa
       if (client === undefined) return reply;
       const values = readAppForm(request.body);
       try {
-        await provider.clients.update(client.key, toChanges(values));
+        await provider.clients.update(client.key, toChanges(values, registry));
       } catch (error) {
         if (error instanceof InputError) return editPage(request, reply, client, values, error);
         throw error;
@@ -287,7 +297,7 @@ function secretAndDeleteRoutes(
 ): void {
   const { options, render } = web;
   const { provider } = options;
-  const { ownApp, secretPage } = pages;
+  const { registry, ownApp, secretPage } = pages;
   const csrf = { preHandler: fastify.csrfProtection };
 
   // A confirmation first, as for Delete: the current secret stops working at once.
@@ -303,6 +313,7 @@ function secretAndDeleteRoutes(
             ? `Create a secret for ${client.name}?`
             : `Rotate the secret of ${client.name}?`,
         client,
+        keyType: keyTypeOf(client, registry),
       });
     },
   );

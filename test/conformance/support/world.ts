@@ -155,7 +155,7 @@ export async function startWorld(options: TestServerOptions = {}): Promise<World
   });
   const rsaClient = await provider.clients.register({
     name: 'RSA app',
-    rsaPublicKey: RSA_PUBLIC_KEY,
+    publicKey: RSA_PUBLIC_KEY,
     callbacks: [...REGISTERED_CALLBACKS],
   });
   const otherClient = await provider.clients.register({ name: 'Another app' });

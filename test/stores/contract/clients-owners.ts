@@ -20,7 +20,7 @@ export function describeClients(store: () => Store): void {
   describe('RFC 5849 §1.1 client credentials: clients', () => {
     it('returns a created client from find with every field as given', async () => {
       const given = newClient({
-        rsaPublicKey: 'PEM',
+        publicKey: 'PEM',
         constrainedDevice: true,
         verified: true,
         sessionExtension: true,

@@ -45,7 +45,7 @@ export function newClient(overrides: Partial<NewClient> = {}): NewClient {
     website: 'https://printer.example',
     callbacks: ['https://printer.example/ready'],
     signatureMethods: ['HMAC-SHA256'],
-    rsaPublicKey: null,
+    publicKey: null,
     constrainedDevice: false,
     verified: false,
     developerId: null,
