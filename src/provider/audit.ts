@@ -59,6 +59,9 @@ export const auditedEvents: Readonly<Record<string, Mapping>> = {
   'credentials.imported': { actor: 'operator', detail: ['records', 'written'] },
   'admin.login-accepted': { actor: 'admin', detail: ['subject'] },
   'admin.login-rejected': { actor: 'admin' },
+  // A hook is an address the server sends events to: who added or removed one is recorded.
+  'webhook.created': { actor: 'operator', detail: ['webhookId'] },
+  'webhook.removed': { actor: 'operator', detail: ['webhookId'] },
 };
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);

@@ -2,8 +2,9 @@
  * `latchkey serve` (what `npm start` runs): opens the store, builds the provider with the
  * configured policy and the HTTP app, listens, and prints the endpoint advertisement
  * (RFC 5849 §1 item 6). SIGINT or SIGTERM close it gracefully: it drains (http/drain.ts:
- * /readyz 503, no new connection, requests in flight answered, within drainTimeoutMs), closes
- * the store and exits, within shutdownTimeoutMs (exit status 1 when closing fails or outlasts
+ * /readyz 503, no new connection, requests in flight answered, within drainTimeoutMs; the
+ * webhook worker finishes or gives back its deliveries within the same bound), closes the
+ * store and exits, within shutdownTimeoutMs (exit status 1 when closing fails or outlasts
  * it); a second signal ends it at once. It refuses to start (exit 1) on a database holding
  * secrets sealed under a key not configured.
  */
@@ -179,6 +180,12 @@ export function registerServe(program: Command): void {
           );
         });
 
+      // Every instance delivers webhooks from the store's queue (docs/webhooks.md).
+      const webhookWorker = provider.webhooks.startWorker(config.webhooks);
+      provider.events.on('error.webhooks', (error: unknown) => {
+        app.log.error({ event: 'webhooks.error', err: error }, 'webhook queue unavailable');
+      });
+
       const base = baseUrl(config, tls !== undefined, app.server.address() as AddressInfo);
       print(`Latchkey listening on ${base}`);
       const identity = identityOf(config);
@@ -229,8 +236,9 @@ export function registerServe(program: Command): void {
           );
           process.exit(1);
         }, config.shutdownTimeoutMs);
-        app
-          .close()
+        // Draining: the webhook worker claims nothing more, finishes what it sends within the
+        // drain timeout and gives back the rest, while the requests in flight are answered.
+        Promise.all([app.close(), webhookWorker.stop(config.drainTimeoutMs)])
           .then(closeAll)
           .then(
             () => {
