@@ -170,8 +170,8 @@ export interface Provider {
   /** The per-instance cache's counters, with a shared store; undefined without one. */
   cacheReport(): CacheReport | undefined;
   /**
-   * Stops upkeep, waits for pending webhook events to be queued and writes pending last-use
-   * times; closes the store when it owns it.
+   * Stops upkeep and the webhook workers, waits for pending webhook events to be queued and
+   * writes pending last-use times; closes the store when it owns it.
    */
   close(): Promise<void>;
 }
@@ -441,7 +441,9 @@ export function createProvider(options: ProviderOptions): Provider {
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
       try {
-        // The events of a short command (the CLI) are in the delivery queue before it ends.
+        // Deliveries in flight are given back, and the events of a short command (the CLI)
+        // are in the delivery queue, before the store closes.
+        await webhooks.stopWorkers(0);
         await webhooks.settled();
         await flushLastUse();
       } finally {

@@ -181,7 +181,7 @@ export function registerServe(program: Command): void {
         });
 
       // Every instance delivers webhooks from the store's queue (docs/webhooks.md).
-      const webhookWorker = provider.webhooks.startWorker(config.webhooks);
+      provider.webhooks.startWorker(config.webhooks);
       provider.events.on('error.webhooks', (error: unknown) => {
         app.log.error({ event: 'webhooks.error', err: error }, 'webhook queue unavailable');
       });
@@ -236,9 +236,9 @@ export function registerServe(program: Command): void {
           );
           process.exit(1);
         }, config.shutdownTimeoutMs);
-        // Draining: the webhook worker claims nothing more, finishes what it sends within the
-        // drain timeout and gives back the rest, while the requests in flight are answered.
-        Promise.all([app.close(), webhookWorker.stop(config.drainTimeoutMs)])
+        // The drain stops the webhook worker too (http/drain.ts), before the store closes.
+        app
+          .close()
           .then(closeAll)
           .then(
             () => {

@@ -36,8 +36,13 @@ export interface WebhookDesk {
     readonly webhookId?: string | undefined;
     readonly limit?: number | undefined;
   }): Promise<WebhookDelivery[]>;
-  /** Starts delivering from the queue (`latchkey serve`); stop it before closing the store. */
+  /** Starts delivering from the queue (`latchkey serve`); stopped by `stopWorkers`. */
   startWorker(options?: Partial<WebhookDeliveryOptions>): WebhookWorker;
+  /**
+   * Stops every worker started here (the drain of `serve`, then provider close): each
+   * finishes its deliveries within `graceMs` and gives back the rest while the store is open.
+   */
+  stopWorkers(graceMs?: number): Promise<void>;
   /** Resolves when every event so far is in the queue (the provider awaits it on close). */
   settled(): Promise<void>;
 }
@@ -70,6 +75,7 @@ export function createWebhookDesk(
   events: EventEmitter,
 ): WebhookDesk {
   const queue = createWebhookQueue(store, events, now);
+  const workers = new Set<WebhookWorker>();
   return {
     async add(url, names, options = {}) {
       const checked = checkHookUrl(
@@ -104,7 +110,12 @@ export function createWebhookDesk(
       if (resolved.leaseMs <= resolved.timeoutMs) {
         throw new RangeError("The webhook lease must be longer than one attempt's timeout.");
       }
-      return startWebhookWorker(store, resolved, now, events);
+      const worker = startWebhookWorker(store, resolved, now, events);
+      workers.add(worker);
+      return worker;
+    },
+    async stopWorkers(graceMs) {
+      await Promise.all([...workers].map((worker) => worker.stop(graceMs)));
     },
     settled: () => queue.settled(),
   };

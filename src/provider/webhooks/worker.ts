@@ -16,7 +16,8 @@ import { deliveryAgent, sendDelivery, type AttemptResult } from './send-delivery
 export interface WebhookWorker {
   /**
    * Claims nothing more; waits up to `graceMs` (default: one attempt's timeout) for the
-   * deliveries in flight, then aborts and gives back the rest.
+   * deliveries in flight, then aborts and gives back the rest. Called again, it waits for the
+   * stop already begun.
    */
   stop(graceMs?: number): Promise<void>;
 }
@@ -128,21 +129,26 @@ export function startWebhookWorker(
 
   const loop = run();
 
+  let stopped: Promise<void> | undefined;
+  async function stop(graceMs: number): Promise<void> {
+    claiming = false;
+    events.off(ENQUEUED_EVENT, wakeUp);
+    wakeUp();
+    await loop;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.all(inFlight), grace]);
+    clearTimeout(timer);
+    stopping.abort();
+    await Promise.all(inFlight);
+    await agent.close().catch(() => undefined);
+  }
+
   return {
-    async stop(graceMs = options.timeoutMs) {
-      if (claiming) {
-        claiming = false;
-        events.off(ENQUEUED_EVENT, wakeUp);
-        wakeUp();
-      }
-      await loop;
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-      await Promise.race([Promise.all(inFlight), grace]);
-      clearTimeout(timer);
-      stopping.abort();
-      await Promise.all(inFlight);
-      await agent.close().catch(() => undefined);
+    stop(graceMs = options.timeoutMs) {
+      // The first stop decides the grace period; a later one waits for the same end.
+      stopped ??= stop(graceMs);
+      return stopped;
     },
   };
 }
