@@ -11,7 +11,7 @@ import type { EventEmitter } from 'node:events';
 import type { ClaimedDelivery, DeliveryOutcome, WebhookStore } from '../../store/types.ts';
 import type { WebhookDeliveryOptions } from './options.ts';
 import { nextAttemptAt } from './retry-schedule.ts';
-import { deliveryAgent, sendDelivery, type AttemptResult } from './send-delivery.ts';
+import type { AttemptResult } from './send-delivery.ts';
 
 export interface WebhookWorker {
   /**
@@ -52,7 +52,11 @@ export function startWebhookWorker(
   now: () => number,
   events: EventEmitter,
 ): WebhookWorker {
-  const agent = deliveryAgent(options);
+  // The HTTP client (undici) is loaded when a worker starts, not by every CLI command.
+  const sender = import('./send-delivery.ts').then(({ deliveryAgent, sendDelivery }) => ({
+    agent: deliveryAgent(options),
+    sendDelivery,
+  }));
   /** Aborts the deliveries still in flight once a stop's grace period is over. */
   const stopping = new AbortController();
   let claiming = true;
@@ -62,6 +66,7 @@ export function startWebhookWorker(
   events.on(ENQUEUED_EVENT, wakeUp);
 
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
+    const { agent, sendDelivery } = await sender;
     const result = await sendDelivery(agent, delivery, options, now, stopping.signal);
     try {
       if (result.status === null && result.aborted) {
@@ -141,7 +146,7 @@ export function startWebhookWorker(
     clearTimeout(timer);
     stopping.abort();
     await Promise.all(inFlight);
-    await agent.close().catch(() => undefined);
+    await (await sender).agent.close().catch(() => undefined);
   }
 
   return {
