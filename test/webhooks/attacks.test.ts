@@ -1,7 +1,8 @@
 // Webhooks attacked: a hook URL with a bad scheme, credentials or a private address is
 // refused (server-side request forgery, docs/decisions.md); a name or address refused at
-// delivery reaches nothing; a receiver that never answers does not hold the worker; an
-// endless answer is not read whole; 410 Gone disables the hook until it is enabled.
+// delivery reaches nothing; no redirect is followed; a receiver that never answers does not
+// hold the worker; an endless answer is not read whole; 410 Gone disables the hook until it
+// is enabled.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -156,6 +157,33 @@ describe('webhook deliveries under attack', () => {
       await closeServer(silent.server);
       await provider.webhooks.remove(quiet.hook.id);
       await provider.webhooks.remove(good.hook.id);
+    }
+  });
+
+  it('follows no redirect: a 3xx is a failed attempt, its target reached by nothing', async () => {
+    const bouncer = await listen((request, response) => {
+      request.resume();
+      response.writeHead(307, { location: receiver.url }).end();
+    });
+    const { hook } = await provider.webhooks.add(bouncer.url, ['client.created'], {
+      allowPrivateAddresses: true,
+    });
+    const before = receiver.received.length;
+    const worker = provider.webhooks.startWorker(fastRetries);
+    try {
+      await provider.clients.register({ name: 'Bounced' });
+      await eventually(HANG_MS, async () => {
+        const [delivery] = await provider.webhooks.deliveries({ webhookId: hook.id });
+        return (delivery?.attempts ?? 0) >= 2;
+      });
+      const [delivery] = await provider.webhooks.deliveries({ webhookId: hook.id });
+      assert.equal(delivery?.lastStatus, 307);
+      assert.equal(delivery?.deliveredAt, null);
+      assert.equal(receiver.received.length, before);
+    } finally {
+      await worker.stop(0);
+      await closeServer(bouncer.server);
+      await provider.webhooks.remove(hook.id);
     }
   });
 
