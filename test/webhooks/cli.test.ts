@@ -105,6 +105,32 @@ describe('latchkey webhooks', () => {
     }
   });
 
+  it('logs a failed attempt (the status, never the secret) and retries it', async () => {
+    receiver.mode = 500;
+    const server = await serve(ws, { LATCHKEY_LOG_LEVEL: 'warn' });
+    try {
+      const added = await ws.ok(['clients', 'add', '--name', 'Scanner']);
+      const key = /^key:\s+(\S+)$/m.exec(added)?.[1] ?? '';
+      await ws.ok(['clients', 'disable', key]);
+      // Tried again: two failed attempts logged.
+      await eventually(
+        HANG_MS,
+        () => (server.output().match(/webhook not delivered/g)?.length ?? 0) >= 2,
+      );
+      const line = server
+        .output()
+        .split('\n')
+        .find((text) => text.includes('webhook not delivered'));
+      const logged = JSON.parse(line ?? '{}') as Record<string, unknown>;
+      assert.equal(logged.status, 500);
+      assert.equal(logged.webhookId, id);
+      assert.equal(server.output().includes(secret), false);
+    } finally {
+      receiver.mode = 'accept';
+      await server.stop();
+    }
+  });
+
   it('removes the hook and its log', async () => {
     assert.match(await ws.ok(['webhooks', 'remove', id]), /Removed webhook/);
     assert.equal((await ws.ok(['webhooks', 'deliveries'])).trim(), 'No deliveries.');
@@ -114,8 +140,11 @@ describe('latchkey webhooks', () => {
 });
 
 /** `latchkey serve` on the workspace; `stop` sends SIGTERM and waits for the exit. */
-async function serve(ws: Workspace): Promise<{ stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [bin, 'serve'], { env: ws.env });
+async function serve(
+  ws: Workspace,
+  env: Record<string, string> = {},
+): Promise<{ stop(): Promise<void>; output(): string }> {
+  const child = spawn(process.execPath, [bin, 'serve'], { env: { ...ws.env, ...env } });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -127,6 +156,7 @@ async function serve(ws: Workspace): Promise<{ stop(): Promise<void> }> {
     void exited.then(() => reject(new Error(`latchkey serve ended: ${output}`)));
   });
   return {
+    output: () => output,
     async stop() {
       child.kill('SIGTERM');
       assert.equal(await exited, 0, output);

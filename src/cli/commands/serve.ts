@@ -183,7 +183,15 @@ export function registerServe(program: Command): void {
       // Every instance delivers webhooks from the store's queue (docs/webhooks.md).
       provider.webhooks.startWorker(config.webhooks);
       provider.events.on('error.webhooks', (error: unknown) => {
-        app.log.error({ event: 'webhooks.error', err: error }, 'webhook queue unavailable');
+        app.log.error({ event: 'webhooks.error', err: error }, 'webhook queue failed');
+      });
+      // The receiver's status or why none came; the delivery log has the rest.
+      provider.events.on('webhook.failed', (facts: Record<string, unknown>) => {
+        const { deliveryId, webhookId, type, status, error } = facts;
+        app.log.warn(
+          { event: 'webhook.failed', deliveryId, webhookId, type, status, error },
+          'webhook not delivered',
+        );
       });
 
       const base = baseUrl(config, tls !== undefined, app.server.address() as AddressInfo);
