@@ -68,6 +68,10 @@ describe('latchkey webhooks', () => {
     assert.equal(listed.includes(secret), false);
     const json = JSON.parse(await ws.ok(['webhooks', 'list', '--json'])) as unknown[];
     assert.equal(JSON.stringify(json).includes(secret), false);
+    // Who added a hook is in the audit trail, with its id and never its secret.
+    const audit = await ws.ok(['audit', '--json']);
+    assert.match(audit, new RegExp(`webhook\\.created[\\s\\S]*${id}`));
+    assert.equal(audit.includes(secret), false);
     // Sealed at rest under the configured key (latchkey keys counts its row).
     const status = await ws.ok(['keys', 'status', '--json']);
     assert.equal(status.includes(secret), false);
@@ -133,6 +137,7 @@ describe('latchkey webhooks', () => {
 
   it('removes the hook and its log', async () => {
     assert.match(await ws.ok(['webhooks', 'remove', id]), /Removed webhook/);
+    assert.match(await ws.ok(['audit', '--json']), /webhook\.removed/);
     assert.equal((await ws.ok(['webhooks', 'deliveries'])).trim(), 'No deliveries.');
     const again = await ws.run(['webhooks', 'remove', id]);
     assert.equal(again.code, 1);
