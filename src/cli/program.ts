@@ -12,6 +12,7 @@ import { registerRequest } from './commands/request.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerTokens } from './commands/tokens.ts';
 import { registerUsers } from './commands/users.ts';
+import { registerWebhooks } from './commands/webhooks.ts';
 
 function version(): string {
   const url = new URL('../../package.json', import.meta.url);
@@ -42,5 +43,6 @@ export function buildProgram(): Command {
   registerMigrate(program);
   registerKeys(program);
   registerAudit(program);
+  registerWebhooks(program);
   return program;
 }

@@ -132,7 +132,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerOpenApi(app, { baseUrlOf });
   // Before every other route, so its hooks count them all (docs/events.md).
   registerMetrics(app, { provider, paths, transport, options: options.metrics });
-  const drain = registerDrain(app, { timeoutMs: options.drainTimeoutMs });
+  const drain = registerDrain(app, {
+    timeoutMs: options.drainTimeoutMs,
+    onDrain: (timeoutMs) => void provider.webhooks.stopWorkers(timeoutMs),
+  });
   registerHealthRoutes(app, provider, { isDraining: drain.isDraining });
   registerAuditLog(app, provider);
 

@@ -10,7 +10,9 @@
  *    request on that connection while it closes (Fastify's `return503OnClosing` is off: no
  *    request is refused with its generic 503); a gateway answer, streamed from the upstream
  *    past Fastify's hooks, has its connection closed right after it instead;
- * 4. when the last connection has closed, or the drain deadline has passed (connections still
+ * 4. meanwhile the webhook workers claim nothing more, and finish or give back their
+ *    deliveries within the same deadline (src/provider/webhooks/worker.ts);
+ * 5. when the last connection has closed, or the drain deadline has passed (connections still
  *    open are then cut), the onClose hooks close the store.
  */
 import type { FastifyInstance } from 'fastify';
@@ -29,7 +31,11 @@ export interface Drain {
 
 export function registerDrain(
   app: FastifyInstance,
-  options: { readonly timeoutMs?: number | undefined } = {},
+  options: {
+    readonly timeoutMs?: number | undefined;
+    /** Told when the drain begins, with its timeout (the webhook workers stop within it). */
+    readonly onDrain?: ((timeoutMs: number) => void) | undefined;
+  } = {},
 ): Drain {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
   let draining = false;
@@ -37,6 +43,7 @@ export function registerDrain(
   // preClose runs once Fastify has marked itself closing and before it calls server.close().
   app.addHook('preClose', function startDrain(done) {
     draining = true;
+    options.onDrain?.(timeoutMs);
     // A response still streaming when the deadline comes is cut; unref'd: it never keeps an
     // otherwise finished process alive.
     const deadline = setTimeout(() => app.server.closeAllConnections(), timeoutMs).unref();

@@ -152,6 +152,23 @@ export const auditedEvents: AuditTable = {
     when: 'the login app rejected a login challenge on the admin API',
     actor: 'admin',
   },
+  // A hook is an address the server sends events to: who added or removed one is recorded.
+  'webhook.created': {
+    when: 'an operator added a webhook (`latchkey webhooks add`)',
+    actor: 'operator',
+    detail: ['webhookId'],
+  },
+  'webhook.removed': {
+    when: 'an operator removed a webhook (`latchkey webhooks remove`)',
+    actor: 'operator',
+    detail: ['webhookId'],
+  },
+  // Deliveries are the hooks' own log (`latchkey webhooks deliveries`), not security events.
+  'webhook.enqueued': null,
+  'webhook.delivered': null,
+  'webhook.failed': null,
+  // The queue failing is the operator's concern, logged by serve, as upkeep failing is.
+  'error.webhooks': null,
   // The trail's own announcement of a stored event: recording it would record itself.
   audit: null,
   // The store just failed to keep an event: it would fail to keep this one too.

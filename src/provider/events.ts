@@ -64,6 +64,15 @@ export interface ProviderEventPayloads {
   'credentials.imported': { readonly records: number; readonly written: number };
   'admin.login-accepted': { readonly subject: string };
   'admin.login-rejected': Readonly<Record<never, never>>;
+  'webhook.created': { readonly webhookId: string };
+  'webhook.removed': { readonly webhookId: string };
+  /** Deliveries were queued for an event (wakes the instance's webhook worker). */
+  'webhook.enqueued': { readonly id: string; readonly type: string; readonly count: number };
+  /** One delivery attempt ended: delivered, or to be tried again (or given up). */
+  'webhook.delivered': WebhookAttempt;
+  'webhook.failed': WebhookAttempt;
+  /** The webhook queue could not be read or written. */
+  'error.webhooks': unknown;
   /** An event was stored in the audit trail (the stored row). */
   audit: NewAuditEvent;
   /** An audit event could not be stored. */
@@ -73,6 +82,18 @@ export interface ProviderEventPayloads {
 }
 
 export type ProviderEventName = keyof ProviderEventPayloads;
+
+/** What the webhook worker says of one delivery attempt. */
+export interface WebhookAttempt {
+  readonly deliveryId: string;
+  readonly webhookId: string;
+  readonly type: string;
+  /** The receiver's status, or null when none came (`error` says why). */
+  readonly status: number | null;
+  readonly error: string | undefined;
+  /** False when the claim had run out and another instance holds the delivery. */
+  readonly recorded: boolean;
+}
 
 /** node:events' map shape: each name's listener arguments. */
 type ListenerArguments = {

@@ -43,3 +43,8 @@ export { usableUntil } from './flow/session-extension.ts';
 export type { SessionGrant } from './flow/session-extension.ts';
 export { LaunchRefusal, LTI_MESSAGE_TYPE, LTI_VERSION } from './lti/lti-launch.ts';
 export type { LtiLaunch } from './lti/lti-launch.ts';
+export type { WebhookDelivery } from '../store/types.ts';
+export type { WebhookDesk, WebhookSummary } from './webhooks/webhooks.ts';
+export type { WebhookWorker } from './webhooks/worker.ts';
+export type { WebhookDeliveryOptions } from './webhooks/options.ts';
+export { webhookEventTypes, webhookEventNames } from './webhooks/event-types.ts';

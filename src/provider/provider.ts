@@ -40,6 +40,7 @@ import type { ExportOptions } from './transfer/export.ts';
 import { createImport } from './transfer/import.ts';
 import type { ImportOptions } from './transfer/import.ts';
 import { verifyRequest, verifyResourceRequest } from './verify/verify-request.ts';
+import { createWebhookDesk, type WebhookDesk } from './webhooks/webhooks.ts';
 import type { CacheReport } from '../store/cached.ts';
 import type { Client } from '../store/types.ts';
 import type { AuthorizationRequest, Approval } from './flow/authorization.ts';
@@ -117,6 +118,8 @@ export interface Provider {
   readonly signIns: SignInThrottle;
   /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */
   readonly logins: LoginDesk;
+  /** Webhooks: the hooks, their delivery log and the worker that delivers (docs/webhooks.md). */
+  readonly webhooks: WebhookDesk;
   /** The provider's clock, milliseconds since the epoch. */
   readonly now: () => number;
   /** Credentials moved in and out in bulk (`latchkey import` / `export`, docs/import.md). */
@@ -174,7 +177,10 @@ export interface Provider {
   nonceCount(): Promise<number>;
   /** The per-instance cache's counters, with a shared store; undefined without one. */
   cacheReport(): CacheReport | undefined;
-  /** Stops upkeep and writes pending last-use times; closes the store when it owns it. */
+  /**
+   * Stops upkeep and the webhook workers, waits for pending webhook events to be queued and
+   * writes pending last-use times; closes the store when it owns it.
+   */
   close(): Promise<void>;
 }
 
@@ -208,11 +214,14 @@ export function createProvider(options: ProviderOptions): Provider {
     await store.sessions.purgeExpired(at);
     await store.loginChallenges.purgeExpired(at);
     await store.audit.purgeBefore(at - policy.auditRetentionDays * 86_400_000);
+    // The delivery log is kept as long as the audit trail.
+    await store.webhooks.purgeFinishedBefore(at - policy.auditRetentionDays * 86_400_000);
   }
 
   let timer: NodeJS.Timeout | undefined;
   let storeClosed = false;
   const audit = createAuditTrail(store, events, now);
+  const webhooks = createWebhookDesk(store.webhooks, now, events);
   const directory = createOwnerDirectory(store);
   // What an operator does to accounts (`latchkey users add|passwd|remove`) is a security
   // event too (the audit trail): who, never the password.
@@ -292,6 +301,7 @@ export function createProvider(options: ProviderOptions): Provider {
     signIns: createSignInThrottle(store, now, policy.signIn, events),
     /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */
     logins: createLoginDesk({ store, now, owners, events, deny }),
+    webhooks,
     now,
 
     /** Credentials moved in and out in bulk (`latchkey import` / `export`, docs/import.md). */
@@ -445,6 +455,10 @@ export function createProvider(options: ProviderOptions): Provider {
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
       try {
+        // Deliveries in flight are given back, and the events of a short command (the CLI)
+        // are in the delivery queue, before the store closes.
+        await webhooks.stopWorkers(0);
+        await webhooks.settled();
         await flushLastUse();
       } finally {
         // The store is closed even when the last writes fail.

@@ -5,8 +5,8 @@
 import { sealedIn } from './sealing.ts';
 
 export interface SealedTable {
-  readonly table: 'clients' | 'temporary_credentials' | 'token_credentials';
-  readonly key: 'key' | 'token';
+  readonly table: 'clients' | 'temporary_credentials' | 'token_credentials' | 'webhooks';
+  readonly key: 'key' | 'token' | 'id';
   readonly context: (key: string) => string;
 }
 
@@ -14,6 +14,7 @@ export const sealedTables: readonly SealedTable[] = [
   { table: 'clients', key: 'key', context: sealedIn.client },
   { table: 'temporary_credentials', key: 'token', context: sealedIn.temporaryCredential },
   { table: 'token_credentials', key: 'token', context: sealedIn.tokenCredential },
+  { table: 'webhooks', key: 'id', context: sealedIn.webhook },
 ];
 
 /** Adds one table's counts (key id, or '' in clear) into `into`. */

@@ -1,5 +1,5 @@
 /**
- * Secrets at rest: the client, token and temporary-credential secrets are sealed with
+ * Secrets at rest: the client, token, temporary-credential and webhook secrets are sealed with
  * AES-256-GCM before they reach a table, and opened when a row is read (HMAC and PLAINTEXT
  * need the secret itself, RFC 5849 §3.4.2, so a one-way hash will not do). Each sealed value
  * is stored with the id of the key that sealed it, so keys can be rotated while old rows are
@@ -211,4 +211,5 @@ export const sealedIn = {
   client: (key: string) => `clients/${key}`,
   temporaryCredential: (token: string) => `temporary_credentials/${token}`,
   tokenCredential: (token: string) => `token_credentials/${token}`,
+  webhook: (id: string) => `webhooks/${id}`,
 } as const;

@@ -13,6 +13,7 @@ import { describeAttempts, describeSessions } from './contract/sessions-attempts
 import { describeTemporaryCredentials } from './contract/temporary-credentials.ts';
 import { describeTokenCredentials } from './contract/token-credentials.ts';
 import { describeTransfer } from './contract/transfer.ts';
+import { describeWebhooks } from './contract/webhooks.ts';
 
 export type { MakeStore };
 
@@ -30,6 +31,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
     describeAttempts(store);
     describeTransfer(store);
     describeLoginChallenges(store);
+    describeWebhooks(store);
 
     describe('health', () => {
       it('answers ping while open', async () => {

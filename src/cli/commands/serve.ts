@@ -2,8 +2,9 @@
  * `latchkey serve` (what `npm start` runs): opens the store, builds the provider with the
  * configured policy and the HTTP app, listens, and prints the endpoint advertisement
  * (RFC 5849 §1 item 6). SIGINT or SIGTERM close it gracefully: it drains (http/drain.ts:
- * /readyz 503, no new connection, requests in flight answered, within drainTimeoutMs), closes
- * the store and exits, within shutdownTimeoutMs (exit status 1 when closing fails or outlasts
+ * /readyz 503, no new connection, requests in flight answered, within drainTimeoutMs; the
+ * webhook worker finishes or gives back its deliveries within the same bound), closes the
+ * store and exits, within shutdownTimeoutMs (exit status 1 when closing fails or outlasts
  * it); a second signal ends it at once. It refuses to start (exit 1) on a database holding
  * secrets sealed under a key not configured.
  */
@@ -64,6 +65,22 @@ function identityOf(config: LatchkeyConfig): IdentityOptions {
 }
 
 /** The URL to print: the public one, else the address we listen on. */
+/** Every instance delivers webhooks from the store's queue (docs/webhooks.md). */
+function startWebhooks(config: LatchkeyConfig, provider: Provider, app: FastifyInstance): void {
+  provider.webhooks.startWorker(config.webhooks);
+  provider.events.on('error.webhooks', (error: unknown) => {
+    app.log.error({ event: 'webhooks.error', err: error }, 'webhook queue failed');
+  });
+  // The receiver's status or why none came; the delivery log has the rest.
+  provider.events.on('webhook.failed', (facts) => {
+    const { deliveryId, webhookId, type, status, error } = facts;
+    app.log.warn(
+      { event: 'webhook.failed', deliveryId, webhookId, type, status, error },
+      'webhook not delivered',
+    );
+  });
+}
+
 function baseUrl(config: LatchkeyConfig, tls: boolean, address: AddressInfo): string {
   if (config.publicUrl !== undefined) return config.publicUrl;
   const wildcard = address.address === '0.0.0.0' || address.address === '::';
@@ -250,6 +267,7 @@ function closeOnSignals(config: LatchkeyConfig, app: FastifyInstance, provider: 
       );
       process.exit(1);
     }, config.shutdownTimeoutMs);
+    // The drain stops the webhook worker too (http/drain.ts), before the store closes.
     app
       .close()
       .then(closeAll)
@@ -285,6 +303,7 @@ export function registerServe(program: Command): void {
       const provider = await openProvider(config, { keys, checkKeys: true });
       const app = await listen(config, provider, tls);
       const keyWarning = reportKeys(config, app, provider, keys);
+      startWebhooks(config, provider, app);
       const base = baseUrl(config, tls !== undefined, app.server.address() as AddressInfo);
       await printBanner(config, provider, base);
       // Last in the banner, where a person reading it ends.

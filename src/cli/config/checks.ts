@@ -55,6 +55,14 @@ export function checkTogether(
     );
   }
   checkScopes(values, origins, where);
+  if (Number(values['webhooks.leaseMs']) <= Number(values['webhooks.timeoutMs'])) {
+    throw new ConfigError(
+      'webhooks.leaseMs',
+      origins['webhooks.leaseMs'] ?? 'default',
+      `${where('webhooks.leaseMs')}: must be longer than webhooks.timeoutMs ` +
+        `(${show(values['webhooks.timeoutMs'])}), or a live instance's delivery could be claimed again`,
+    );
+  }
   const seen = new Map<unknown, SettingName>();
   for (const name of ['paths.requestToken', 'paths.authorize', 'paths.accessToken'] as const) {
     const earlier = seen.get(values[name]);

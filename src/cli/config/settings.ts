@@ -1,6 +1,6 @@
 /**
  * Every setting, one table assembled from the areas' own (server.ts, store.ts, policy.ts,
- * identity.ts, gateway.ts, edge.ts): the CLI builds its flags from it and
+ * identity.ts, gateway.ts, edge.ts, webhooks.ts): the CLI builds its flags from it and
  * `scripts/generate-config-docs.ts` turns each entry's TSDoc into docs/configuration.md. Names
  * with a dot belong to a group (`paths.authorize` is `config.paths.authorize` and
  * `{"paths": {"authorize": …}}` in the file).
@@ -12,6 +12,7 @@ import { identitySettings } from './identity.ts';
 import { policySettings } from './policy.ts';
 import { serverSettings } from './server.ts';
 import { storeSettings } from './store.ts';
+import { webhookSettings } from './webhooks.ts';
 
 /** In the order docs/configuration.md lists them. */
 export const settings = {
@@ -21,6 +22,7 @@ export const settings = {
   ...identitySettings,
   ...gatewaySettings,
   ...edgeSettings,
+  ...webhookSettings,
 } as const satisfies Record<string, Setting<unknown>>;
 
 export type SettingName = keyof typeof settings;

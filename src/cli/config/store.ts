@@ -99,7 +99,7 @@ export const storeSettings = {
     parse: integer(0, 1_000_000),
   },
   /**
-   * The key that seals client, token and temporary-credential secrets in the database
+   * The key that seals client, token, temporary-credential and webhook secrets in the database
    * (AES-256-GCM, docs/security.md "Secrets at rest"): 32 random bytes in base64
    * (`openssl rand -base64 32`). Several keys may be given, separated by commas: the first
    * seals, the others are still read (a rotation across instances). Takes precedence over

@@ -29,6 +29,7 @@ import { postgresSessions } from './sessions.ts';
 import { postgresTemporaryCredentials } from './temporary-credentials.ts';
 import { postgresTokenCredentials } from './token-credentials.ts';
 import { postgresTransfer } from './transfer.ts';
+import { postgresWebhooks } from './webhooks.ts';
 
 export { migrate, migrations, schemaVersion } from './migrations.ts';
 
@@ -131,6 +132,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     loginChallenges: postgresLoginChallenges(db),
     secrets: postgresSealedSecrets(db, sealer),
     audit: postgresAudit(db),
+    webhooks: postgresWebhooks(db, sealer),
     async ping() {
       if (db.closed) return false;
       try {

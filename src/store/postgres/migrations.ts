@@ -189,6 +189,37 @@ export const migrations: readonly string[] = [
   CREATE INDEX token_credentials_session ON token_credentials (session_handle_hash)
     WHERE session_handle_hash IS NOT NULL;
   `,
+  // 10: webhooks and their durable delivery queue (src/store/types.ts WebhookStore); the
+  // secret sealed as client secrets are. A delivery is due while next_attempt_at is set.
+  `
+  CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    events TEXT[] NOT NULL,
+    secret TEXT NOT NULL,
+    secret_key_id TEXT,
+    created_at BIGINT NOT NULL,
+    disabled_at BIGINT
+  );
+  CREATE TABLE webhook_deliveries (
+    id TEXT PRIMARY KEY,
+    webhook_id TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+    event_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_status INTEGER,
+    last_error TEXT,
+    next_attempt_at BIGINT,
+    claim TEXT,
+    claimed_until BIGINT,
+    delivered_at BIGINT
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at)
+    WHERE next_attempt_at IS NOT NULL;
+  CREATE INDEX webhook_deliveries_hook ON webhook_deliveries (webhook_id, created_at);
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */

@@ -25,6 +25,7 @@ import { sqliteSessions } from './sessions.ts';
 import { sqliteTemporaryCredentials } from './temporary-credentials.ts';
 import { sqliteTokenCredentials } from './token-credentials.ts';
 import { sqliteTransfer } from './transfer.ts';
+import { sqliteWebhooks } from './webhooks.ts';
 import { readCacheOn } from './read-cache.ts';
 import { transactionOn } from './transaction.ts';
 
@@ -158,6 +159,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     loginChallenges: sqliteLoginChallenges(db),
     secrets: sqliteSealedSecrets(db, transaction, sealer),
     audit: sqliteAudit(db),
+    webhooks: sqliteWebhooks(db, transaction, sealer),
     async ping() {
       try {
         ping.get();
