@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ConfigError, formerNames, loadConfig, settings } from '../../src/cli/config/config.ts';
+import { webhookSettings } from '../../src/cli/config/webhooks.ts';
 import { edgeSettings } from '../../src/cli/config/edge.ts';
 import { gatewaySettings } from '../../src/cli/config/gateway.ts';
 import { identitySettings } from '../../src/cli/config/identity.ts';
@@ -41,6 +42,7 @@ describe('one configuration: defaults and validation', () => {
       identitySettings,
       gatewaySettings,
       edgeSettings,
+      webhookSettings,
     ];
     const names = areas.flatMap((area) => Object.keys(area));
     assert.equal(new Set(names).size, names.length, 'a setting defined by two areas');

@@ -59,36 +59,7 @@ export function registerWebhooks(program: Command): void {
   const store = (command: Command, more: readonly SettingName[] = []) =>
     withSettings(command, [...storeSettingNames, ...more]);
 
-  store(webhooks.command('add'), ['webhooks.allowPrivateAddresses'])
-    .description('add a webhook (its signing secret is printed once)')
-    .argument('<url>', 'where events are POSTed (http or https)')
-    .requiredOption(
-      '--events <names>',
-      `comma-separated event types, or * for all: ${webhookEventNames.join(', ')}`,
-    )
-    .option('--json', 'print JSON')
-    .addHelpText(
-      'after',
-      '\nExample:\n  latchkey webhooks add https://siem.example/latchkey --events grant.created,grant.revoked,token.revoked,client.disabled',
-    )
-    .action(async (url: string, options: { events: string; json?: boolean }, command: Command) => {
-      const config = configOf(command);
-      const { hook, secret } = await withProvider(config, (p) =>
-        p.webhooks.add(url, options.events.split(','), {
-          allowPrivateAddresses: config.webhooks.allowPrivateAddresses,
-        }),
-      );
-      if (options.json === true) return printJson({ ...hookView(hook), secret });
-      print(`Added webhook ${hook.id}.`);
-      print(
-        fields([
-          ['url', hook.url],
-          ['events', hook.events.join(',')],
-          ['secret', secret],
-        ]),
-      );
-      print('The secret is shown this once: the receiver checks each signature with it.');
-    });
+  registerAdd(webhooks, store);
 
   store(webhooks.command('list'))
     .description('list webhooks (never their secrets)')
@@ -122,6 +93,47 @@ export function registerWebhooks(program: Command): void {
       print(`Enabled webhook ${id}.`);
     });
 
+  registerDeliveries(webhooks, store);
+}
+
+type WithStore = (command: Command, more?: readonly SettingName[]) => Command;
+
+/** `webhooks add`: the hook, and its secret printed once. */
+function registerAdd(webhooks: Command, store: WithStore): void {
+  store(webhooks.command('add'), ['webhooks.allowPrivateAddresses'])
+    .description('add a webhook (its signing secret is printed once)')
+    .argument('<url>', 'where events are POSTed (http or https)')
+    .requiredOption(
+      '--events <names>',
+      `comma-separated event types, or * for all: ${webhookEventNames.join(', ')}`,
+    )
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      '\nExample:\n  latchkey webhooks add https://siem.example/latchkey --events grant.created,grant.revoked,token.revoked,client.disabled',
+    )
+    .action(async (url: string, options: { events: string; json?: boolean }, command: Command) => {
+      const config = configOf(command);
+      const { hook, secret } = await withProvider(config, (p) =>
+        p.webhooks.add(url, options.events.split(','), {
+          allowPrivateAddresses: config.webhooks.allowPrivateAddresses,
+        }),
+      );
+      if (options.json === true) return printJson({ ...hookView(hook), secret });
+      print(`Added webhook ${hook.id}.`);
+      print(
+        fields([
+          ['url', hook.url],
+          ['events', hook.events.join(',')],
+          ['secret', secret],
+        ]),
+      );
+      print('The secret is shown this once: the receiver checks each signature with it.');
+    });
+}
+
+/** `webhooks deliveries`: the delivery log, newest first. */
+function registerDeliveries(webhooks: Command, store: WithStore): void {
   store(webhooks.command('deliveries'))
     .description('the delivery log, newest first: event, attempts, last status, next attempt')
     .argument('[id]', 'only this webhook')

@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import type { ProviderEvents } from '../events.ts';
 import type { WebhookStore } from '../../store/types.ts';
 import { webhookEventTypes } from './event-types.ts';
-import { ENQUEUED_EVENT } from './worker.ts';
 
 type Facts = Record<string, unknown>;
 
@@ -36,7 +35,7 @@ export function createWebhookQueue(
     const body = JSON.stringify({ id, type, created: Math.floor(createdAt / 1000), data });
     const write = store.enqueue({ id, type, createdAt, body }).then(
       (count) => {
-        if (count > 0) events.emit(ENQUEUED_EVENT, { id, type, count });
+        if (count > 0) events.emit('webhook.enqueued', { id, type, count });
       },
       (error: unknown) => {
         events.emit('error.webhooks', error);

@@ -22,9 +22,6 @@ export interface WebhookWorker {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** The local event that wakes an idle worker (webhook-queue.ts emits it after an enqueue). */
-export const ENQUEUED_EVENT = 'webhook.enqueued';
-
 /** The receiver says the hook is gone for good: it is disabled (docs/webhooks.md). */
 const GONE = 410;
 
@@ -63,7 +60,8 @@ export function startWebhookWorker(
   const inFlight = new Set<Promise<void>>();
   let wake: (() => void) | undefined;
   const wakeUp = () => wake?.();
-  events.on(ENQUEUED_EVENT, wakeUp);
+  // webhook-queue.ts announces each enqueue: an idle worker wakes at once.
+  events.on('webhook.enqueued', wakeUp);
 
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
     const { agent, sendDelivery } = await sender;
@@ -76,14 +74,16 @@ export function startWebhookWorker(
       }
       const outcome = outcomeOf(options, delivery, result, now());
       const recorded = await store.complete(delivery.id, delivery.claim, outcome);
-      events.emit(outcome.kind === 'delivered' ? 'webhook.delivered' : 'webhook.failed', {
+      const attempt = {
         deliveryId: delivery.id,
         webhookId: delivery.webhookId,
         type: delivery.type,
         status: result.status,
         error: result.status === null ? result.error : undefined,
         recorded,
-      });
+      };
+      if (outcome.kind === 'delivered') events.emit('webhook.delivered', attempt);
+      else events.emit('webhook.failed', attempt);
     } catch (error) {
       // The store is away: the claim runs out after the lease and the delivery is tried again.
       events.emit('error.webhooks', error);
@@ -137,7 +137,7 @@ export function startWebhookWorker(
   let stopped: Promise<void> | undefined;
   async function stop(graceMs: number): Promise<void> {
     claiming = false;
-    events.off(ENQUEUED_EVENT, wakeUp);
+    events.off('webhook.enqueued', wakeUp);
     wakeUp();
     await loop;
     let timer: NodeJS.Timeout | undefined;

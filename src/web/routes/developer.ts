@@ -100,6 +100,16 @@ const schemas = {
   ),
 };
 
+/** The flow endpoints as a developer's app calls them. */
+function endpointsOf(options: WebContext['options'], request: FastifyRequest) {
+  const base = options.baseUrlOf(request);
+  return {
+    requestToken: base + options.paths.requestToken,
+    authorize: base + options.paths.authorize,
+    accessToken: base + options.paths.accessToken,
+  };
+}
+
 /** What the developer pages share: the app in the URL, the endpoints, the forms. */
 function developerPages(web: WebContext) {
   const { options, render, errors } = web;
@@ -121,15 +131,7 @@ function developerPages(web: WebContext) {
     return client;
   }
 
-  /** The flow endpoints as a developer's app calls them. */
-  function endpoints(request: FastifyRequest) {
-    const base = options.baseUrlOf(request);
-    return {
-      requestToken: base + options.paths.requestToken,
-      authorize: base + options.paths.authorize,
-      accessToken: base + options.paths.accessToken,
-    };
-  }
+  const endpoints = (request: FastifyRequest) => endpointsOf(options, request);
 
   /** The registration form, again with the error when one was made. */
   function formPage(
