@@ -3,10 +3,11 @@
 // installed tarball (a fresh ./data/latchkey.db), its blocks in order in one bash, so a value
 // one command exports is there for the next. Where the prose says the server runs ("in one
 // terminal, start the server"), `npx latchkey serve` runs beside them, and the docs' address
-// http://127.0.0.1:8080 is that server's (only the port filled in). What the reader does by
-// hand is done here the same way: the owner's Allow for `latchkey authorize` (through the
-// installed package, as the consent page does), and the files the prose says the reader has
-// (legacy.jsonl: the docs' example export; a config file: the JSON block the section shows).
+// http://127.0.0.1:8080 is that server's (only the port filled in; LATCHKEY_PORT=0 gives each
+// documented `serve` a free port of its own). What the reader does by hand is done here the
+// same way: alice's Allow for `latchkey authorize` (through the installed package, as the
+// consent page does), and the files the prose says the reader has (legacy.jsonl: the docs'
+// example export; a config file: the JSON block the section shows).
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
