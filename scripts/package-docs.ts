@@ -47,7 +47,13 @@ function serves(command: string): boolean {
  * that status and problem.
  */
 function script(scenario: Scenario, base: string | undefined): string {
-  const lines = ['set -euo pipefail'];
+  const lines = [
+    'set -euo pipefail',
+    // A documented server still running when a later command fails is stopped all the same.
+    'serve_pid=',
+    `trap 'if [ -n "$serve_pid" ]; then kill -- -$serve_pid 2>/dev/null || true; fi' EXIT`,
+    "trap 'exit 143' TERM",
+  ];
   let servers = 0;
   for (const block of scenario.blocks) {
     if (kindOf(block) !== 'shell') continue;
@@ -78,6 +84,7 @@ function script(scenario: Scenario, base: string | undefined): string {
           'esac',
           'echo "served at $url"',
           'kill -- -$serve_pid; wait $serve_pid || true',
+          'serve_pid=',
         );
       } else if (refusal !== null) {
         const [, status, problem] = refusal;
