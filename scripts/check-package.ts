@@ -5,9 +5,10 @@
 //     with the installed CLI (`latchkey request`) is verified;
 //   - a program importing `latchkey`, `latchkey/middleware` and `latchkey/client` runs the
 //     whole three-step flow against that server, and type-checks against the shipped types;
-//   - on the last version, the code blocks of README.md and docs/middleware.md as written
-//     (test/package/doc-blocks.ts): their install commands, then each program started and
-//     sent one request signed with the installed token.
+//   - on the last version, the code blocks of README.md and docs/*.md as written
+//     (test/package/doc-blocks.ts): their install commands; each program started and sent one
+//     signed request (or a signed LTI launch); then each section's shell blocks in order, in a
+//     folder of its own (scripts/package-docs.ts).
 // npm must print no engine warning. Then the machine's own Node (the first `node` on PATH
 // outside node_modules): when the package does not support it, `npx latchkey serve` and
 // `import 'latchkey'` must each stop with the one line naming the Node needed and how to get it
@@ -30,14 +31,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSigningFetch } from '../src/client/index.ts';
+import { createSigningFetch, signRequest } from '../src/client/index.ts';
 import { unsupportedNode } from '../src/node-version.ts';
 import {
-  CHECKED_DOCS,
+  checkedDocs,
   codeBlocks,
+  commands,
   firstRoute,
   importedPackages,
+  kindOf,
 } from '../test/package/doc-blocks.ts';
+import { runScenario, scenarios } from './package-docs.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -231,25 +235,12 @@ async function runDocBlocks(
   token: { token: string; secret: string },
   subject: string,
 ): Promise<void> {
-  const blocks = CHECKED_DOCS.flatMap((file) => codeBlocks(root, file));
-  const programs = blocks.filter(
-    (block) => !block.fragment && ['js', 'ts', 'mjs'].includes(block.language),
-  );
-  const installs = blocks.filter(
-    (block) =>
-      !block.fragment &&
-      block.language === 'sh' &&
-      block.code
-        .trim()
-        .split('\n')
-        .every((line) => /^npm (install|pkg set) /.test(line)),
-  );
-  const notRun = blocks.filter(
-    (block) => !block.fragment && !programs.includes(block) && !installs.includes(block),
-  );
+  const blocks = checkedDocs(root).flatMap((file) => codeBlocks(root, file));
+  const programs = blocks.filter((block) => kindOf(block) === 'program');
+  const installs = blocks.filter((block) => kindOf(block) === 'install');
   for (const block of installs) {
-    step(`${block.file}:${block.line}: ${block.code.trim().replaceAll('\n', '; ')}`);
-    for (const line of block.code.trim().split('\n')) {
+    step(`${block.file}:${block.line}: ${commands(block.code).join('; ')}`);
+    for (const line of commands(block.code)) {
       const [, ...args] = line.split(/\s+/).map((word) => (word === 'latchkey' ? tarball : word));
       run('npm', [...args, '--no-audit', '--no-fund'], { cwd: app, env });
     }
@@ -261,8 +252,8 @@ async function runDocBlocks(
   }
   const signed = createSigningFetch({ client, token });
   for (const block of programs) {
-    const path = firstRoute(block.code);
-    step(`${block.file}:${block.line}: the ${block.language} program, GET ${path} signed`);
+    const request = programRequest(block.code, client);
+    step(`${block.file}:${block.line}: the ${block.language} program, ${request.what}`);
     const file = join(app, `app.${block.language}`);
     writeFileSync(file, block.code);
     const port = await freePort();
@@ -277,22 +268,95 @@ async function runDocBlocks(
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
       await accepting(port, child, () => output);
-      const response = await signed(`http://127.0.0.1:${port}${path}`);
+      const url = `http://127.0.0.1:${port}${request.path}`;
+      const response = await (request.send === undefined ? signed(url) : request.send(url));
       const body = await response.text();
-      if (response.status !== 200 || !body.includes(subject)) {
-        throw new Error(`${block.file}:${block.line}: GET ${path}: ${response.status} ${body}`);
+      const expected = request.expect ?? subject;
+      if (response.status !== 200 || !body.includes(expected)) {
+        throw new Error(`${block.file}:${block.line}: ${request.what}: ${response.status} ${body}`);
       }
     } finally {
       stop(child);
     }
   }
-  const fragments = blocks.filter((block) => block.fragment).length;
+  let shells = 0;
+  for (const [index, scenario] of scenarios(blocks).entries()) {
+    const run = scenario.blocks.filter((block) => kindOf(block) === 'shell');
+    shells += run.length;
+    step(
+      `${scenario.file} "${scenario.section}": ${run.length} shell block(s) in order ` +
+        `(${run.map((block) => block.line).join(', ')})`,
+    );
+    await runScenario(root, app, env, scenario, join(work, `docs-${index}`));
+  }
+  const count = (kind: string) => blocks.filter((block) => kindOf(block) === kind).length;
   step(
-    `${programs.length} programs and ${installs.length} install blocks run, ${fragments} ` +
-      `marked fragments, ${notRun.length} command blocks not run here (they drive a checkout's ` +
-      `server: ${notRun.map((block) => `${block.file}:${block.line}`).join(', ')})`,
+    `${blocks.length} blocks: ${programs.length} programs, ${installs.length} install and ` +
+      `${shells} shell blocks run here; ${count('checkout')} checkout commands (.ci/run), ` +
+      `${count('config')} config files (test/docs, test/edge, test/fleet), ${count('service')} ` +
+      `/verify services (test/edge), ${count('sample')} samples and ${count('fragment')} ` +
+      `marked fragments not run`,
   );
 }
+
+/** What a documented program is sent: a signed LTI launch, a launch in headers, or a signed GET. */
+function programRequest(
+  code: string,
+  client: { key: string; secret: string },
+): {
+  what: string;
+  path: string;
+  expect?: string;
+  send?: (url: string) => Promise<Response>;
+} {
+  const launch = /\.post\(\s*'(\/[^']*)',\s*\{\s*config:\s*\{\s*lti:\s*true/.exec(code)?.[1];
+  if (launch !== undefined) {
+    return {
+      what: `POST ${launch}, a launch signed by the LMS`,
+      path: launch,
+      expect: 'u-1001',
+      send: (url) => {
+        const signed = signRequest({
+          method: 'POST',
+          url,
+          body: new URLSearchParams(LAUNCH),
+          client,
+          transmission: 'body',
+        });
+        return fetch(signed.url, {
+          method: 'POST',
+          headers: signed.headers,
+          body: String(signed.body),
+        });
+      },
+    };
+  }
+  if (code.includes("'x-lti-user-id'")) {
+    // The tool behind the gateway: the launch arrives as the gateway's headers.
+    return {
+      what: 'POST /launch with the launch headers the gateway sets',
+      path: '/launch',
+      expect: 'u-1001',
+      send: (url) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { 'x-lti-user-id': 'u-1001', 'x-lti-roles': 'Learner' },
+        }),
+    };
+  }
+  const path = firstRoute(code);
+  return { what: `GET ${path} signed`, path };
+}
+
+/** The fields an LMS's launch carries (LTI 1.1 Basic Launch). */
+const LAUNCH: [string, string][] = [
+  ['lti_message_type', 'basic-lti-launch-request'],
+  ['lti_version', 'LTI-1p0'],
+  ['resource_link_id', 'rl-42'],
+  ['user_id', 'u-1001'],
+  ['roles', 'Learner'],
+  ['context_title', 'Café 101'],
+];
 
 /** The first `node` on PATH outside a node_modules folder: the machine's own. */
 function machineNode(): string | undefined {

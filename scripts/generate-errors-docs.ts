@@ -18,7 +18,7 @@ Generated from \`src/protocol/problems.ts\` by \`npm run docs:errors\`; do not e
 When a signed request fails, Latchkey answers with the status below and an
 \`application/x-www-form-urlencoded\` body in the OAuth Problem Reporting format:
 
-\`\`\`
+\`\`\`text
 oauth_problem=timestamp_refused&oauth_problem_advice=oauth_timestamp%20is%20outside%20the%20accepted%20window%20(...)&oauth_acceptable_timestamps=1795320000-1795320600
 \`\`\`
 
