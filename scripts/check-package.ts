@@ -294,7 +294,8 @@ async function runDocBlocks(
     `${blocks.length} blocks: ${programs.length} programs, ${installs.length} install and ` +
       `${shells} shell blocks run here; ${count('checkout')} checkout commands (.ci/run), ` +
       `${count('config')} config files (test/docs, test/edge, test/fleet), ${count('service')} ` +
-      `/verify services (test/edge), ${count('sample')} samples and ${count('fragment')} ` +
+      `/verify services (test/edge), ${count('receiver')} webhook receiver (test/webhooks), ` +
+      `${count('sample')} samples and ${count('fragment')} ` +
       `marked fragments not run`,
   );
 }

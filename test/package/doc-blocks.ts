@@ -28,11 +28,21 @@ export interface CodeBlock {
  * - checkout: `npm install`, `npm start`, `npm test` in this repository, run by .ci/run;
  * - config: a config file (JSON: test/docs; nginx and Caddy: test/edge and test/fleet);
  * - service: the /verify examples in other languages, run by test/edge/verify-api.test.ts;
+ * - receiver: the webhook receiver of docs/webhooks.md, sent real deliveries by
+ *   test/webhooks/docs-receiver.test.ts (it answers Latchkey, not a client);
  * - sample: output, a request on the wire, a diagram: read, not pasted;
  * - fragment: marked `<!-- fragment -->`.
  */
 export type BlockKind =
-  'program' | 'install' | 'shell' | 'checkout' | 'config' | 'service' | 'sample' | 'fragment';
+  | 'program'
+  | 'install'
+  | 'shell'
+  | 'checkout'
+  | 'config'
+  | 'service'
+  | 'receiver'
+  | 'sample'
+  | 'fragment';
 
 /** The files whose blocks are checked, relative to the repository. */
 export function checkedDocs(root: string): string[] {
@@ -93,7 +103,9 @@ export function kindOf(block: CodeBlock): BlockKind | undefined {
   if (SAMPLE_LANGUAGES.has(block.language)) return 'sample';
   if (CONFIG_LANGUAGES.has(block.language)) return 'config';
   if (SERVICE_LANGUAGES.has(block.language)) return 'service';
-  if (['js', 'mjs', 'ts'].includes(block.language)) return 'program';
+  if (['js', 'mjs', 'ts'].includes(block.language)) {
+    return block.file === 'docs/webhooks.md' ? 'receiver' : 'program';
+  }
   if (block.language !== 'sh') return undefined;
   const lines = commands(block.code).map((line) => line.replace(/\s+#.*$/, ''));
   if (lines.every((line) => /^npm (install|start|test)( && npm (start|test))?$/.test(line))) {

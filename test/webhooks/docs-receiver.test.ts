@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { codeBlocks } from '../package/doc-blocks.ts';
+import { codeBlocks, kindOf } from '../package/doc-blocks.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import type { Provider } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
@@ -25,7 +25,7 @@ describe('the receiver of docs/webhooks.md', () => {
   let stop: () => void = () => undefined;
 
   before(async () => {
-    const [block] = codeBlocks(root, 'docs/webhooks.md').filter((b) => b.language === 'js');
+    const [block] = codeBlocks(root, 'docs/webhooks.md').filter((b) => kindOf(b) === 'receiver');
     assert.ok(block !== undefined && !block.fragment);
     assert.match(readFileSync(join(root, 'docs/webhooks.md'), 'utf8'), /node receiver\.mjs/);
     writeFileSync(join(dir, 'receiver.mjs'), block.code);
