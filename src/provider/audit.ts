@@ -15,6 +15,8 @@ export interface AuditContext {
   readonly address: string;
   /** Set on the admin API: the login app acts, not a resource owner. */
   readonly actor?: AuditActor | undefined;
+  /** Set on the admin API: the name of the admin token that called (kept in `detail.admin`). */
+  readonly admin?: string | undefined;
 }
 
 type Facts = Record<string, unknown>;
@@ -59,6 +61,9 @@ export const auditedEvents: Readonly<Record<string, Mapping>> = {
   'credentials.imported': { actor: 'operator', detail: ['records', 'written'] },
   'admin.login-accepted': { actor: 'admin', detail: ['subject'] },
   'admin.login-rejected': { actor: 'admin' },
+  'admin-token.created': { actor: 'operator', detail: ['name', 'role'] },
+  'admin-token.revoked': { actor: 'operator', detail: ['name'] },
+  'secrets.resealed': { actor: 'operator', detail: ['count'] },
 };
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -72,6 +77,7 @@ export function createAuditTrail(store: Store, events: EventEmitter, now: () => 
     for (const field of mapping.detail ?? []) {
       if (facts[field] !== undefined) detail[field] = facts[field];
     }
+    if (served?.admin !== undefined) detail.admin = served.admin;
     const entry: NewAuditEvent = {
       at: now(),
       event: name,

@@ -189,6 +189,18 @@ export const migrations: readonly string[] = [
   CREATE INDEX token_credentials_session ON token_credentials (session_handle_hash)
     WHERE session_handle_hash IS NOT NULL;
   `,
+  // 10: the admin API's bearer tokens (src/store/types.ts AdminTokenStore): the digest of
+  // the secret part only, found by the public id the token carries.
+  `
+  CREATE TABLE admin_tokens (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT
+  );
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */

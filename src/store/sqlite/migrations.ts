@@ -215,6 +215,18 @@ export const migrations: readonly string[] = [
   CREATE INDEX token_credentials_session ON token_credentials (session_handle_hash)
     WHERE session_handle_hash IS NOT NULL;
   `,
+  // 12: the admin API's bearer tokens (src/store/types.ts AdminTokenStore): the digest of
+  // the secret part only, found by the public id the token carries.
+  `
+  CREATE TABLE admin_tokens (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER
+  );
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */
