@@ -31,6 +31,8 @@ import { registerMetrics } from './metrics.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerDrain } from './drain.ts';
 import { registerOpenApi } from './openapi.ts';
+import { registerAdminApi } from './admin/index.ts';
+import { attachAdminListener } from './admin/admin-app.ts';
 
 /** What the pages plugin receives from the app. */
 export interface PagesContext {
@@ -148,6 +150,17 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         landingPage: options.gateway === undefined,
         identity: options.identity ?? { source: 'local' },
       });
+    });
+  }
+
+  if (options.adminListener === undefined) await registerAdminApi(app, provider);
+  else {
+    await attachAdminListener(app, {
+      provider,
+      listener: options.adminListener,
+      logger: options.logger,
+      trustProxy: transport.trustProxy,
+      tls: options.tls,
     });
   }
 

@@ -3,6 +3,7 @@
 // away; a secret sealed under a key not configured): http and web name them from here (they
 // never import the store).
 export type { Client, ClientChanges, Owner, TokenCredential } from '../store/records.ts';
+export type { AuditEvent } from '../store/types.ts';
 export { StoreUnavailableError } from '../store/types.ts';
 export { SealedValueError } from '../store/sealing.ts';
 // The provider and what its callers name: http (the routes, the gateway, the middleware),

@@ -5,7 +5,11 @@
 import { EventEmitter } from 'node:events';
 import { OAuthError } from '../protocol/index.ts';
 import type { SealedSecretStore, Store } from '../store/types.ts';
-import { approveAuthorization, describeAuthorization, denyAuthorization } from './flow/authorization.ts';
+import {
+  approveAuthorization,
+  describeAuthorization,
+  denyAuthorization,
+} from './flow/authorization.ts';
 import type { ApproveOptions } from './flow/authorization.ts';
 import { describeCaller } from './caller.ts';
 import { createCredentialKeys } from './verify/credential-keys.ts';

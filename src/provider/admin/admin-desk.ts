@@ -63,11 +63,16 @@ export function createAdminDesk(deps: {
 }) {
   const { store, now, events, tokens } = deps;
 
-  async function liveTokens(filter: { clientKey?: string; ownerId?: string }) {
+  async function liveTokens(filter: {
+    readonly clientKey?: string | undefined;
+    readonly ownerId?: string | undefined;
+  }) {
     const at = now();
-    return (await store.tokenCredentials.list(filter)).filter(
-      (token) => tokenStatus(token, at) === 'active',
-    );
+    const found = await store.tokenCredentials.list({
+      ...(filter.clientKey === undefined ? {} : { clientKey: filter.clientKey }),
+      ...(filter.ownerId === undefined ? {} : { ownerId: filter.ownerId }),
+    });
+    return found.filter((token) => tokenStatus(token, at) === 'active');
   }
 
   return {
@@ -158,7 +163,10 @@ export function createAdminDesk(deps: {
      * Revokes every usable token of a client, of an owner, or of one owner for one client;
      * returns how many. Each is announced as `token.revoked` (the audit trail).
      */
-    async revokeTokens(filter: { readonly clientKey?: string; readonly ownerId?: string }) {
+    async revokeTokens(filter: {
+      readonly clientKey?: string | undefined;
+      readonly ownerId?: string | undefined;
+    }) {
       if (filter.clientKey === undefined && filter.ownerId === undefined) {
         throw new InputError('client', 'Name a client, an owner, or both.');
       }

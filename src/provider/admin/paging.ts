@@ -33,15 +33,24 @@ function decode(cursor: string): string {
 const encode = (key: string) => Buffer.from(JSON.stringify({ a: key })).toString('base64url');
 
 /** The page of `items` (any order) after the request's cursor, ordered by `keyOf`. */
-export function pageOf<T>(items: readonly T[], keyOf: (item: T) => string, request: PageRequest): Page<T> {
+export function pageOf<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  request: PageRequest,
+): Page<T> {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw new InputError('limit', `A page holds 1 to ${MAX_PAGE_SIZE} items.`);
   }
   const after = request.cursor === undefined ? undefined : decode(request.cursor);
-  const sorted = [...items].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  const sorted = [...items].sort((a, b) =>
+    keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0,
+  );
   const rest = after === undefined ? sorted : sorted.filter((item) => keyOf(item) > after);
   const page = rest.slice(0, limit);
   const last = page.at(-1);
-  return { items: page, next: rest.length > limit && last !== undefined ? encode(keyOf(last)) : undefined };
+  return {
+    items: page,
+    next: rest.length > limit && last !== undefined ? encode(keyOf(last)) : undefined,
+  };
 }
