@@ -134,6 +134,10 @@ export function registerServe(program: Command): void {
               }
             : undefined,
           verifyToken: config.verifyToken,
+          adminListener:
+            config.adminPort === undefined
+              ? undefined
+              : { host: config.adminHost, port: config.adminPort },
         });
         await app.listen({ host: config.host, port: config.port });
       } catch (error) {
@@ -181,6 +185,14 @@ export function registerServe(program: Command): void {
 
       const base = baseUrl(config, tls !== undefined, app.server.address() as AddressInfo);
       print(`Latchkey listening on ${base}`);
+      const { adminAppOf } = await import('../../http/admin/admin-app.ts');
+      const adminApp = adminAppOf(app);
+      if (adminApp !== undefined) {
+        const adminAddress = adminApp.server.address() as AddressInfo;
+        print(
+          `Admin API listening on ${baseUrl({ ...config, publicUrl: undefined }, tls !== undefined, adminAddress)}`,
+        );
+      }
       const identity = identityOf(config);
       if (config.trustProxy && config.publicUrl === undefined && identity.source !== 'local') {
         // The sign-in's return address is built from publicUrl, never from Host: behind a

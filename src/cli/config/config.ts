@@ -97,6 +97,30 @@ export const settings = {
     parse: integer(0, 65535),
   },
   /**
+   * With `adminPort`: the address the admin API's own listener binds (docs/admin.md). The
+   * default keeps it on this machine.
+   */
+  adminHost: {
+    env: 'LATCHKEY_ADMIN_HOST',
+    flag: '--admin-host <address>',
+    summary: 'address of the admin API listener (with adminPort)',
+    default: '127.0.0.1',
+    parse: hostName,
+  },
+  /**
+   * Serve the admin API (`/admin/…`, docs/admin.md) on a listener of its own, on this port
+   * (`0` picks a free one), so it can be kept off the public network; the public listener then
+   * serves no admin route but the login app's `/admin/login/accept` and `/admin/login/reject`.
+   * Unset: the admin API is served on the public listener.
+   */
+  adminPort: {
+    env: 'LATCHKEY_ADMIN_PORT',
+    flag: '--admin-port <number>',
+    summary: 'serve the admin API on its own port',
+    default: undefined,
+    parse: optional(integer(0, 65535)),
+  },
+  /**
    * Where the data lives: the path of the embedded SQLite file (its directory is created when
    * missing), or a `postgres://user:password@host:5432/database` URL for the store several
    * instances share (docs/deployment.md). Every command that reads or writes clients, users or
