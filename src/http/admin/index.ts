@@ -6,8 +6,8 @@
  * JSON of at most ADMIN_BODY_LIMIT bytes. On the public listener by default, or on its own
  * (admin-app.ts) so it can be kept off the public network.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Provider } from '../../provider/index.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { InputError, type Provider } from '../../provider/index.ts';
 import { registerAdminAudit } from './audit.ts';
 import { registerAdminClients } from './clients.ts';
 import { guardAdminApi } from './guard.ts';
@@ -19,6 +19,37 @@ import { registerAdminTokens } from './tokens.ts';
 /** The largest admin API body, in bytes: the longest is a client with its RSA key. */
 export const ADMIN_BODY_LIMIT = 32 * 1024;
 
+interface ObjectSchema {
+  readonly properties?: Record<string, unknown>;
+  readonly additionalProperties?: unknown;
+}
+
+/**
+ * A field the schema does not name is refused (400), not dropped as Fastify's validator would
+ * (its `removeAdditional`): a misspelt field must not turn a change into no change.
+ */
+async function refuseUnknownFields(request: FastifyRequest) {
+  const schema = request.routeOptions.schema as
+    { body?: ObjectSchema; querystring?: ObjectSchema } | undefined;
+  const parts = [
+    [schema?.body, request.body],
+    [schema?.querystring, request.query],
+  ] as const;
+  for (const [part, value] of parts) {
+    if (part?.additionalProperties !== false || typeof value !== 'object' || value === null) {
+      continue;
+    }
+    if (Array.isArray(value)) continue; // the schema refuses it as not an object
+    const unknown = Object.keys(value).find((name) => !Object.hasOwn(part.properties ?? {}, name));
+    if (unknown !== undefined) {
+      throw new InputError(
+        unknown.slice(0, 64),
+        `Unknown field ${JSON.stringify(unknown.slice(0, 64))}.`,
+      );
+    }
+  }
+}
+
 export async function registerAdminApi(app: FastifyInstance, provider: Provider): Promise<void> {
   await app.register(async function adminApi(scope) {
     scope.addHook('onRoute', function limitAdminBody(route) {
@@ -26,6 +57,7 @@ export async function registerAdminApi(app: FastifyInstance, provider: Provider)
     });
     scope.setErrorHandler(adminErrorHandler);
     guardAdminApi(scope, provider);
+    scope.addHook('preValidation', refuseUnknownFields);
     registerAdminClients(scope, provider);
     registerAdminOwners(scope, provider);
     registerAdminTokens(scope, provider);
