@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { routesOf } from '../../src/http/openapi.ts';
 import { ADMIN_AUTH_FAILURES_PER_MINUTE } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
-import { call, freshAddress, startAdmin, type AdminWorld } from './support.ts';
+import { call, freshAddress, startAdmin, type AdminWorld, type CallOptions } from './support.ts';
 
 const PROBLEM = /^application\/problem\+json/;
 
@@ -177,6 +177,42 @@ describe('Admin API under attack', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('sends only the statuses /openapi.json declares for each admin operation', async () => {
+    const document = (await call(world, 'GET', '/openapi.json')).body as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const undeclared: string[] = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      if (!path.startsWith('/admin/') || path === '/admin/audit/stream') continue;
+      for (const [method, operation] of Object.entries(operations)) {
+        if (!['get', 'post', 'patch', 'delete'].includes(method)) continue;
+        for (const param of [key, 'x'.repeat(300), 'no-such']) {
+          const url = path.replace(/\{\w+\}/g, encodeURIComponent(param));
+          const probes: CallOptions[] = [
+            {},
+            { as: 'auditor' },
+            { as: 'operator', body: {} },
+            { as: 'operator', body: { unknown: 1 }, headers: { 'if-match': '"stale"' } },
+            {
+              as: 'operator',
+              raw: 'x=1',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            },
+          ];
+          for (const probe of probes) {
+            // fetch sends no body with a GET.
+            if (method === 'get' && (probe.body !== undefined || probe.raw !== undefined)) continue;
+            const answer = await call(world, method.toUpperCase(), url, probe);
+            if (!(String(answer.status) in operation.responses)) {
+              undeclared.push(`${method.toUpperCase()} ${path} ${answer.status}`);
+            }
+          }
+        }
+      }
+    }
+    assert.deepEqual([...new Set(undeclared)], []);
   });
 
   it('names, for every admin route, the action its role must allow', () => {

@@ -13,6 +13,7 @@ import { registerAdminClients } from './clients.ts';
 import { guardAdminApi } from './guard.ts';
 import { registerAdminOwners } from './owners.ts';
 import { adminErrorHandler } from './problem.ts';
+import { completeProblems } from './route-parts.ts';
 import { registerAdminService } from './service.ts';
 import { registerAdminTokens } from './tokens.ts';
 
@@ -54,6 +55,7 @@ export async function registerAdminApi(app: FastifyInstance, provider: Provider)
   await app.register(async function adminApi(scope) {
     scope.addHook('onRoute', function limitAdminBody(route) {
       route.bodyLimit ??= ADMIN_BODY_LIMIT;
+      completeProblems(route);
     });
     scope.setErrorHandler(adminErrorHandler);
     guardAdminApi(scope, provider);

@@ -21,6 +21,7 @@ const refusalText: Record<number, string> = {
   404: 'No such object.',
   412: 'If-Match does not match the object’s current ETag: it changed since it was read.',
   413: 'The body is larger than the admin API reads.',
+  414: 'A path parameter is longer than any key, id or token.',
   415: 'The body is not application/json.',
   428: 'If-Match is required: read the object first and send its ETag.',
   429: 'Too many wrong admin tokens from this address; Retry-After.',
@@ -35,6 +36,28 @@ export function problems(...more: number[]) {
       problemAnswer(refusalText[status] ?? 'A problem.'),
     ]),
   );
+}
+
+/**
+ * The problems every route of its kind may answer whatever it does, added to its schema as it
+ * is registered: a path parameter too long to read (414), and for a method with a body, one
+ * too large or not JSON (413, 415).
+ */
+export function completeProblems(route: {
+  readonly url: string;
+  readonly method: string | string[];
+  readonly schema?: { response?: unknown } | undefined;
+}): void {
+  const response = route.schema?.response as Record<string, unknown> | undefined;
+  if (response === undefined) return;
+  const methods = [route.method].flat();
+  const statuses = [
+    ...(route.url.includes(':') ? [414] : []),
+    ...(methods.some((m) => m !== 'GET' && m !== 'HEAD') ? [413, 415] : []),
+  ];
+  for (const status of statuses) {
+    response[status] ??= problemAnswer(refusalText[status]!);
+  }
 }
 
 /** An admin operation's schema: tag, security, and the parts given. */
