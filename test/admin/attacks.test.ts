@@ -215,6 +215,33 @@ describe('Admin API under attack', () => {
     assert.deepEqual([...new Set(undeclared)], []);
   });
 
+  it('refuses audit streams past the cap with 503, and takes one again once one closes', async () => {
+    const open = async () => {
+      const controller = new AbortController();
+      const response = await fetch(`${world.url}/admin/audit/stream`, {
+        headers: { authorization: `Bearer ${world.tokens.auditor}` },
+        signal: controller.signal,
+      });
+      return { response, controller };
+    };
+    const held = await Promise.all(Array.from({ length: 100 }, open));
+    assert.deepEqual(new Set(held.map((s) => s.response.status)), new Set([200]));
+    const refused = await call(world, 'GET', '/admin/audit/stream', { as: 'auditor' });
+    assert.equal(refused.status, 503);
+    assert.match(refused.headers.get('content-type') ?? '', PROBLEM);
+    const closed = held.pop()!;
+    closed.controller.abort();
+    let again = await open();
+    // The server learns of the abort when its socket closes: ask until it has.
+    while (again.response.status === 503) {
+      await again.response.body?.cancel();
+      await new Promise((resolve) => setImmediate(resolve));
+      again = await open();
+    }
+    assert.equal(again.response.status, 200);
+    for (const stream of [...held, again]) stream.controller.abort();
+  });
+
   it('names, for every admin route, the action its role must allow', () => {
     const admin = routesOf(world.app).filter(
       (route) => String(route.url).startsWith('/admin/') && route.method !== 'HEAD',

@@ -2,16 +2,20 @@
  * `/admin/audit`: the audit trail queried with the CLI's filters (`latchkey audit`: since,
  * client, owner, limit), newest first, and `/admin/audit/stream`, the events as they are
  * recorded, as Server-Sent Events (one `audit` event per entry, a comment every 15 seconds
- * to keep proxies from closing an idle stream). Streams end when the server closes.
+ * to keep proxies from closing an idle stream), at most MAX_STREAMS at once. Streams end when
+ * the server closes.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { AuditEvent, Provider } from '../../provider/index.ts';
 import { InputError } from '../../provider/index.ts';
+import { AdminProblem } from './problem.ts';
 import { json, operation, problems } from './route-parts.ts';
 import { eventSchema, eventView } from './views.ts';
 
 const HEARTBEAT_MS = 15_000;
+/** Audit streams one server keeps open at once; more are refused with 503. */
+const MAX_STREAMS = 100;
 /** Events one query answers when no limit is given (as `latchkey audit`), and at most. */
 const MAX_EVENTS = 1000;
 
@@ -91,10 +95,25 @@ export function registerAdminAudit(scope: FastifyInstance, provider: Provider): 
     },
   );
 
-  const streams = new Set<ServerResponse>();
+  /** Each open stream and what it follows; one listener on the provider feeds them all. */
+  const streams = new Map<
+    ServerResponse,
+    { readonly client: string | undefined; readonly owner: string | undefined }
+  >();
+  const fanOut = (entry: Omit<AuditEvent, 'id'>) => {
+    if (streams.size === 0) return;
+    const message = `event: audit\ndata: ${JSON.stringify(eventView(entry))}\n\n`;
+    for (const [stream, follows] of streams) {
+      if (follows.client !== undefined && entry.clientKey !== follows.client) continue;
+      if (follows.owner !== undefined && entry.ownerId !== follows.owner) continue;
+      stream.write(message);
+    }
+  };
+  provider.events.on('audit', fanOut);
   // Open streams would keep the server from closing: they end first.
   scope.addHook('preClose', async () => {
-    for (const stream of streams) stream.end();
+    provider.events.off('audit', fanOut);
+    for (const stream of streams.keys()) stream.end();
   });
 
   scope.get(
@@ -122,6 +141,9 @@ export function registerAdminAudit(scope: FastifyInstance, provider: Provider): 
     },
     async (request, reply) => {
       const query = request.query as { client?: string; owner?: string };
+      if (streams.size >= MAX_STREAMS) {
+        throw new AdminProblem(503, 'Too many audit streams are open; try again later.');
+      }
       reply.hijack();
       const stream = reply.raw;
       stream.writeHead(200, {
@@ -130,18 +152,11 @@ export function registerAdminAudit(scope: FastifyInstance, provider: Provider): 
         'x-accel-buffering': 'no',
       });
       stream.write(': the audit trail as it is recorded\n\n');
-      const send = (entry: Omit<AuditEvent, 'id'>) => {
-        if (query.client !== undefined && entry.clientKey !== query.client) return;
-        if (query.owner !== undefined && entry.ownerId !== query.owner) return;
-        stream.write(`event: audit\ndata: ${JSON.stringify(eventView(entry))}\n\n`);
-      };
       const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
-      provider.events.on('audit', send);
-      streams.add(stream);
+      streams.set(stream, { client: query.client, owner: query.owner });
       stream.once('close', () => {
         clearInterval(heartbeat);
-        provider.events.off('audit', send);
         streams.delete(stream);
       });
     },
