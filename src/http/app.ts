@@ -153,8 +153,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     });
   }
 
-  if (options.adminListener === undefined) await registerAdminApi(app, provider);
-  else {
+  // In gateway mode the public paths are the upstream API's (which may well have an /admin/
+  // of its own): the admin API is then served on its own listener only.
+  if (options.adminListener === undefined) {
+    if (options.gateway === undefined) await registerAdminApi(app, provider);
+  } else {
     await attachAdminListener(app, {
       provider,
       listener: options.adminListener,

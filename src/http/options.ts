@@ -53,7 +53,8 @@ export interface AppOptions {
   /** The longest wait for requests in flight once closing began (drain.ts). */
   readonly drainTimeoutMs?: number | undefined;
   /**
-   * The admin API on a listener of its own (docs/admin.md); absent, it is served on this one.
+   * The admin API on a listener of its own (docs/admin.md); absent, it is served on this one,
+   * except in gateway mode, where it is then not served at all.
    */
   readonly adminListener?: AdminListener | undefined;
   /** Start the provider's periodic upkeep with the server (default true). */

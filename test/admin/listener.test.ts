@@ -55,3 +55,36 @@ describe('The admin API on a listener of its own', () => {
     await ended;
   });
 });
+
+describe('The admin API in gateway mode', () => {
+  it('leaves /admin/ to the upstream API without adminPort, and serves it on adminPort', async () => {
+    const gateway = { upstream: 'http://127.0.0.1:9', rules: [] };
+    const plain = await startAdmin(createSqliteStore({ path: ':memory:' }), { gateway });
+    try {
+      const answer = await call(plain, 'GET', '/admin/whoami', { as: 'auditor' });
+      // The gateway's refusal of a request that is not OAuth-signed, not the admin API's.
+      assert.equal(answer.status, 401);
+      assert.match(answer.text, /oauth_problem=/);
+    } finally {
+      await plain.close();
+    }
+    const separate = await startAdmin(createSqliteStore({ path: ':memory:' }), {
+      gateway,
+      adminListener: { host: '127.0.0.1', port: 0 },
+    });
+    try {
+      const { port } = adminAppOf(separate.app)!.server.address() as AddressInfo;
+      const there = await call(
+        { ...separate, url: `http://127.0.0.1:${port}` },
+        'GET',
+        '/admin/whoami',
+        {
+          as: 'auditor',
+        },
+      );
+      assert.equal(there.status, 200);
+    } finally {
+      await separate.close();
+    }
+  });
+});

@@ -111,7 +111,8 @@ export const settings = {
    * Serve the admin API (`/admin/…`, docs/admin.md) on a listener of its own, on this port
    * (`0` picks a free one), so it can be kept off the public network; the public listener then
    * serves no admin route but the login app's `/admin/login/accept` and `/admin/login/reject`.
-   * Unset: the admin API is served on the public listener.
+   * Unset: the admin API is served on the public listener (not in gateway mode, where the
+   * public paths are the upstream API's).
    */
   adminPort: {
     env: 'LATCHKEY_ADMIN_PORT',
