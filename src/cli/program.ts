@@ -1,6 +1,7 @@
 /** The `latchkey` program: global behaviour, then one file per command under commands/. */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerAdminTokens } from './commands/admin-tokens.ts';
 import { registerAudit } from './commands/audit.ts';
 import { registerAuthorize } from './commands/authorize.ts';
 import { registerClients } from './commands/clients.ts';
@@ -44,5 +45,6 @@ export function buildProgram(): Command {
   registerKeys(program);
   registerAudit(program);
   registerWebhooks(program);
+  registerAdminTokens(program);
   return program;
 }

@@ -31,6 +31,8 @@ import { registerMetrics } from './metrics.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerDrain } from './drain.ts';
 import { registerOpenApi } from './openapi.ts';
+import { registerAdminApi } from './admin/index.ts';
+import { attachAdminListener } from './admin/admin-app.ts';
 
 /** What the pages plugin receives from the app. */
 export interface PagesContext {
@@ -165,6 +167,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         landingPage: options.gateway === undefined,
         identity: options.identity ?? { source: 'local' },
       });
+    });
+  }
+
+  // In gateway mode the public paths are the upstream API's (which may well have an /admin/
+  // of its own): the admin API is then served on its own listener only.
+  if (options.adminListener === undefined) {
+    if (options.gateway === undefined) await registerAdminApi(app, provider);
+  } else {
+    await attachAdminListener(app, {
+      provider,
+      listener: options.adminListener,
+      logger: options.logger,
+      trustProxy: transport.trustProxy,
+      tls: options.tls,
     });
   }
 

@@ -37,7 +37,7 @@ export interface OpenApiOptions {
 }
 
 /** The package's version (src/http and dist/http are both two levels below package.json). */
-function packageVersion(): string {
+export function packageVersion(): string {
   const url = new URL('../../package.json', import.meta.url);
   return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
 }
@@ -71,6 +71,12 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
             type: 'http',
             scheme: 'bearer',
             description: 'The admin token the operator configured (delegated sign-in).',
+          },
+          adminApiToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An admin token with a role (`latchkey admin-tokens add`, docs/admin.md): operator, auditor or support.',
           },
           verifyToken: {
             type: 'http',

@@ -4,6 +4,7 @@ import type { IdentityOptions, Provider } from '../provider/index.ts';
 import type { ForwardAuthOptions } from './edge/forward-auth.ts';
 import type { GatewayOptions } from './gateway/gateway.ts';
 import type { MetricsOptions } from './metrics-access.ts';
+import type { AdminListener } from './admin/admin-app.ts';
 
 export interface FlowPaths {
   readonly requestToken: string;
@@ -53,6 +54,11 @@ export interface AppOptions {
   readonly identity?: IdentityOptions | undefined;
   /** The longest wait for requests in flight once closing began (drain.ts). */
   readonly drainTimeoutMs?: number | undefined;
+  /**
+   * The admin API on a listener of its own (docs/admin.md); absent, it is served on this one,
+   * except in gateway mode, where it is then not served at all.
+   */
+  readonly adminListener?: AdminListener | undefined;
   /** Start the provider's periodic upkeep with the server (default true). */
   readonly maintenance?: boolean | undefined;
 }

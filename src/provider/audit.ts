@@ -16,6 +16,8 @@ export interface AuditContext {
   readonly address: string;
   /** Set on the admin API: the login app acts, not a resource owner. */
   readonly actor?: AuditActor | undefined;
+  /** Set on the admin API: the name of the admin token that called (kept in `detail.admin`). */
+  readonly admin?: string | undefined;
 }
 
 /** What of one event the trail keeps. */
@@ -169,6 +171,21 @@ export const auditedEvents: AuditTable = {
   'webhook.failed': null,
   // The queue failing is the operator's concern, logged by serve, as upkeep failing is.
   'error.webhooks': null,
+  'admin-token.created': {
+    when: 'an operator created an admin API token (`latchkey admin-tokens add`); never its secret',
+    actor: 'operator',
+    detail: ['name', 'role'],
+  },
+  'admin-token.revoked': {
+    when: 'an admin API token was revoked (`latchkey admin-tokens revoke`)',
+    actor: 'operator',
+    detail: ['name'],
+  },
+  'secrets.resealed': {
+    when: 'stored secrets were sealed again under the current key (`latchkey keys reseal`, the admin API)',
+    actor: 'operator',
+    detail: ['count'],
+  },
   // The trail's own announcement of a stored event: recording it would record itself.
   audit: null,
   // The store just failed to keep an event: it would fail to keep this one too.
@@ -189,6 +206,7 @@ export function createAuditTrail(store: Store, events: ProviderEvents, now: () =
     for (const field of mapping.detail ?? []) {
       if (facts[field] !== undefined) detail[field] = facts[field];
     }
+    if (served?.admin !== undefined) detail.admin = served.admin;
     const entry: NewAuditEvent = {
       at: now(),
       event: name,

@@ -64,6 +64,9 @@ export interface ProviderEventPayloads {
   'credentials.imported': { readonly records: number; readonly written: number };
   'admin.login-accepted': { readonly subject: string };
   'admin.login-rejected': Readonly<Record<never, never>>;
+  'admin-token.created': { readonly name: string; readonly role: string };
+  'admin-token.revoked': { readonly name: string };
+  'secrets.resealed': { readonly count: number };
   'webhook.created': { readonly webhookId: string };
   'webhook.removed': { readonly webhookId: string };
   /** Deliveries were queued for an event (wakes the instance's webhook worker). */

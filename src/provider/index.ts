@@ -3,6 +3,7 @@
 // away; a secret sealed under a key not configured): http and web name them from here (they
 // never import the store).
 export type { Client, ClientChanges, Owner, TokenCredential } from '../store/records.ts';
+export type { AuditEvent } from '../store/types.ts';
 export { StoreUnavailableError } from '../store/types.ts';
 export { SealedValueError } from '../store/sealing.ts';
 // The provider and what its callers name: http (the routes, the gateway, the middleware),
@@ -48,3 +49,12 @@ export type { WebhookDesk, WebhookSummary } from './webhooks/webhooks.ts';
 export type { WebhookWorker } from './webhooks/worker.ts';
 export type { WebhookDeliveryOptions } from './webhooks/options.ts';
 export { webhookEventTypes, webhookEventNames } from './webhooks/event-types.ts';
+export { AdminRefusal } from './admin/admin-errors.ts';
+export { ADMIN_AUTH_FAILURES_PER_MINUTE } from './admin/admin-tokens.ts';
+export type { AdminIdentity, AdminTokenView } from './admin/admin-tokens.ts';
+export { actionsOf, adminActions, adminRoles, isAdminRole } from './admin/roles.ts';
+export type { AdminAction, AdminRole } from './admin/roles.ts';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './admin/paging.ts';
+export type { Page, PageRequest } from './admin/paging.ts';
+export { tokenStatus } from './admin/admin-desk.ts';
+export type { AdminDesk, Grant, TokenStatus } from './admin/admin-desk.ts';

@@ -29,6 +29,8 @@ import type { IncomingRequest } from './request.ts';
 import { createSessionBook } from './accounts/sessions.ts';
 import { createAuditTrail, type AuditTrail } from './audit.ts';
 import { createProviderEvents, type ProviderEvents } from './events.ts';
+import { createAdminDesk, type AdminDesk } from './admin/admin-desk.ts';
+import { createAdminTokens } from './admin/admin-tokens.ts';
 import { createSignInThrottle } from './accounts/sign-in-throttle.ts';
 import { invalidateToken } from './flow/invalidation.ts';
 import { carriesSessionHandle, renewTokenCredentials } from './flow/session-extension.ts';
@@ -114,6 +116,8 @@ export interface Provider {
   readonly connections: ConnectionBook;
   /** Signed-in browsers of the pages. */
   readonly sessions: SessionBook;
+  /** The admin API: its tokens and roles, listings and bulk revocation (docs/admin.md). */
+  readonly admin: AdminDesk;
   /** Sign-in counters per (account, address) and per address (`policy.signIn`). */
   readonly signIns: SignInThrottle;
   /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */
@@ -297,6 +301,13 @@ export function createProvider(options: ProviderOptions): Provider {
     connections: createConnectionBook(store, now, flushLastUse, tokens.revokeGrant),
     /** Signed-in browsers of the pages. */
     sessions: createSessionBook(store, now, events),
+    admin: createAdminDesk({
+      store,
+      now,
+      events,
+      tokens,
+      adminTokens: createAdminTokens(store, now, events),
+    }),
     /** Sign-in counters (policy.signIn). */
     signIns: createSignInThrottle(store, now, policy.signIn, events),
     /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */

@@ -137,6 +137,10 @@ function serverOptions(
         }
       : undefined,
     verifyToken: config.verifyToken,
+    adminListener:
+      config.adminPort === undefined
+        ? undefined
+        : { host: config.adminHost, port: config.adminPort },
   };
 }
 
@@ -206,6 +210,19 @@ function reportKeys(
       );
     });
   return keyWarning ? message : undefined;
+}
+
+/** Where the admin API listens, when it has a listener of its own (docs/admin.md). */
+async function printAdminListener(
+  config: LatchkeyConfig,
+  app: FastifyInstance,
+  tls: boolean,
+): Promise<void> {
+  const { adminAppOf } = await import('../../http/admin/admin-app.ts');
+  const adminApp = adminAppOf(app);
+  if (adminApp === undefined) return;
+  const address = adminApp.server.address() as AddressInfo;
+  print(`Admin API listening on ${baseUrl({ ...config, publicUrl: undefined }, tls, address)}`);
 }
 
 /** The banner: where it listens, what to set, the identity source, the advertisement. */
@@ -306,6 +323,7 @@ export function registerServe(program: Command): void {
       startWebhooks(config, provider, app);
       const base = baseUrl(config, tls !== undefined, app.server.address() as AddressInfo);
       await printBanner(config, provider, base);
+      await printAdminListener(config, app, tls !== undefined);
       // Last in the banner, where a person reading it ends.
       if (keyWarning !== undefined) note(`Warning: ${keyWarning}.`);
       closeOnSignals(config, app, provider);

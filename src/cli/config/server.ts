@@ -40,6 +40,31 @@ export const serverSettings = {
     parse: integer(0, 65535),
   },
   /**
+   * With `adminPort`: the address the admin API's own listener binds (docs/admin.md). The
+   * default keeps it on this machine.
+   */
+  adminHost: {
+    env: 'LATCHKEY_ADMIN_HOST',
+    flag: '--admin-host <address>',
+    summary: 'address of the admin API listener (with adminPort)',
+    default: '127.0.0.1',
+    parse: hostName,
+  },
+  /**
+   * Serve the admin API (`/admin/…`, docs/admin.md) on a listener of its own, on this port
+   * (`0` picks a free one), so it can be kept off the public network; the public listener then
+   * serves no admin route but the login app's `/admin/login/accept` and `/admin/login/reject`.
+   * Unset: the admin API is served on the public listener (not in gateway mode, where the
+   * public paths are the upstream API's).
+   */
+  adminPort: {
+    env: 'LATCHKEY_ADMIN_PORT',
+    flag: '--admin-port <number>',
+    summary: 'serve the admin API on its own port',
+    default: undefined,
+    parse: optional(integer(0, 65535)),
+  },
+  /**
    * PEM certificate file (with its chain). With `tlsKey`, `latchkey serve` speaks HTTPS
    * itself, which RFC 5849 §2.1 and §2.3 require around the flow endpoints.
    */

@@ -16,6 +16,7 @@ import { createRedisRateCounters } from '../redis/rate-counters.ts';
 import { createRedisNonceStore } from '../redis/nonces.ts';
 import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
+import { postgresAdminTokens } from './admin-tokens.ts';
 import { postgresAttempts } from './attempts.ts';
 import { postgresAudit } from './audit.ts';
 import { postgresClients } from './clients.ts';
@@ -133,6 +134,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     secrets: postgresSealedSecrets(db, sealer),
     audit: postgresAudit(db),
     webhooks: postgresWebhooks(db, sealer),
+    adminTokens: postgresAdminTokens(db),
     async ping() {
       if (db.closed) return false;
       try {

@@ -12,6 +12,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
 import { createMemoryRateCounters } from '../memory-rate-counters.ts';
+import { sqliteAdminTokens } from './admin-tokens.ts';
 import { sqliteAttempts } from './attempts.ts';
 import { sqliteAudit } from './audit.ts';
 import { sqliteClients } from './clients.ts';
@@ -160,6 +161,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     secrets: sqliteSealedSecrets(db, transaction, sealer),
     audit: sqliteAudit(db),
     webhooks: sqliteWebhooks(db, transaction, sealer),
+    adminTokens: sqliteAdminTokens(db),
     async ping() {
       try {
         ping.get();

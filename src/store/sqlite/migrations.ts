@@ -246,6 +246,18 @@ export const migrations: readonly string[] = [
     WHERE next_attempt_at IS NOT NULL;
   CREATE INDEX webhook_deliveries_hook ON webhook_deliveries (webhook_id, created_at);
   `,
+  // 13: the admin API's bearer tokens (src/store/types.ts AdminTokenStore): the digest of
+  // the secret part only, found by the public id the token carries.
+  `
+  CREATE TABLE admin_tokens (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER
+  );
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */

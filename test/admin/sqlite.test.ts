@@ -1,0 +1,11 @@
+// The admin API on the embedded store: a SQLite file.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { createSqliteStore } from '../../src/store/index.ts';
+import { describeAdminApi } from './suite.ts';
+
+const directory = mkdtempSync(join(tmpdir(), 'latchkey-admin-'));
+after(() => rmSync(directory, { recursive: true, force: true }));
+describeAdminApi('SQLite', async () => createSqliteStore({ path: join(directory, 'latchkey.db') }));
