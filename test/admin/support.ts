@@ -15,7 +15,7 @@ export interface AdminWorld {
   readonly app: FastifyInstance;
   readonly provider: Provider;
   readonly store: Store;
-  /** A bearer token of each role, named after it (`operator`, `auditor`, `support`). */
+  /** A bearer token of each role, named after it (`operator`, `auditor`, `support`) and the suffix. */
   readonly tokens: Readonly<Record<AdminRole, string>>;
   /** The provider's clock (ms); move it forward with `advance`. */
   now(): number;
@@ -34,6 +34,8 @@ export interface Answer {
 export async function startAdmin(
   store: Store,
   app: Omit<BuildOptions, 'provider'> = {},
+  /** Added to the tokens' names: a second instance on the same store makes its own. */
+  suffix = '',
 ): Promise<AdminWorld> {
   let clock = Date.now();
   const provider = createProvider({ store, now: () => clock });
@@ -43,7 +45,7 @@ export async function startAdmin(
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
   const tokens = {} as Record<AdminRole, string>;
   for (const role of ['operator', 'auditor', 'support'] as const) {
-    tokens[role] = (await provider.admin.tokens.add(role, role)).token;
+    tokens[role] = (await provider.admin.tokens.add(`${role}${suffix}`, role)).token;
   }
   return {
     url: `http://127.0.0.1:${address.port}`,
