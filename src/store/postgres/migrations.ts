@@ -4,7 +4,7 @@
  * to i + 1; `schema_migrations` records each version in the transaction that applies it.
  */
 import type { Pool } from 'pg';
-import { migrationSteps, type PostgresMigration } from '../sql/migrations.ts';
+import { migrationSteps, pendingMigrations, type PostgresMigration } from '../sql/migrations.ts';
 import { openDatabase } from './database.ts';
 
 export const migrations: readonly PostgresMigration[] = migrationSteps.flatMap((step) =>
@@ -53,14 +53,7 @@ export async function migrate(
       'SELECT max(version) AS version FROM schema_migrations',
     );
     const version = current.rows[0]?.version ?? 0;
-    if (version > migrations.length) {
-      throw new Error(
-        `The database schema is version ${version}, newer than this Latchkey knows ` +
-          `(${migrations.length}); upgrade Latchkey before opening it.`,
-      );
-    }
-    for (const [index, migration] of migrations.entries()) {
-      if (index < version) continue;
+    for (const [index, migration] of pendingMigrations(migrations, version)) {
       if (typeof migration === 'string') await query(migration);
       else await migration(query);
       await query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [

@@ -359,3 +359,21 @@ export const migrationSteps: readonly MigrationStep[] = [
     ),
   },
 ];
+
+/**
+ * The migrations of one dialect that a database at `version` still needs, with their index
+ * (the version each one leaves is index + 1). A database newer than this code is refused
+ * rather than used with a schema we do not know.
+ */
+export function pendingMigrations<M>(
+  migrations: readonly M[],
+  version: number,
+): [index: number, migration: M][] {
+  if (version > migrations.length) {
+    throw new Error(
+      `The database schema is version ${version}, newer than this Latchkey knows ` +
+        `(${migrations.length}); upgrade Latchkey before opening it.`,
+    );
+  }
+  return [...migrations.entries()].slice(version);
+}

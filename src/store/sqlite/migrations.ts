@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import { migrationSteps, type SqliteMigration } from '../sql/migrations.ts';
+import { migrationSteps, pendingMigrations, type SqliteMigration } from '../sql/migrations.ts';
 
 export const migrations: readonly SqliteMigration[] = migrationSteps.flatMap((step) =>
   step.sqlite === null ? [] : [step.sqlite],
@@ -52,14 +52,7 @@ function migrateWithoutForeignKeys(db: DatabaseSync): number {
   db.exec('BEGIN IMMEDIATE');
   try {
     const version = schemaVersion(db);
-    if (version > migrations.length) {
-      throw new Error(
-        `The database schema is version ${version}, newer than this Latchkey knows ` +
-          `(${migrations.length}); upgrade Latchkey before opening it.`,
-      );
-    }
-    for (const [index, migration] of migrations.entries()) {
-      if (index < version) continue;
+    for (const [index, migration] of pendingMigrations(migrations, version)) {
       applyMigration(db, migration);
       db.exec(`PRAGMA user_version = ${index + 1}`);
     }
