@@ -3,9 +3,7 @@
  * through database.ts, TEXT[] as an array); those both drivers read alike are in
  * src/store/sql/columns.ts.
  */
-import { rowMappers } from '../rows.ts';
-import type { Sealer } from '../sealing.ts';
-import { orNull, strings, text, textOrNull, wrongType } from '../sql/columns.ts';
+import { driverRows, strings, wrongType } from '../sql/columns.ts';
 import type { Row } from '../sql/runner.ts';
 
 export type { Row } from '../sql/runner.ts';
@@ -16,8 +14,6 @@ export function int(row: Row, column: string): number {
   if (typeof value !== 'number') throw wrongType(row, column, 'integer');
   return value;
 }
-
-export const intOrNull = orNull(int);
 
 export function bool(row: Row, column: string): boolean {
   const value = row[column];
@@ -36,12 +32,5 @@ export function first(rows: readonly Row[]): Row {
   return row;
 }
 
-/** This driver's rows as domain objects (src/store/rows.ts). */
-export const read = { text, textOrNull, int, intOrNull, bool, stringList };
-
-export const fromRow = rowMappers<Row>(read);
-
-/** The mappers opening sealed secrets with `sealer` (src/store/sealing.ts). */
-export function sealedRows(sealer: Sealer) {
-  return rowMappers<Row>(read, sealer);
-}
+/** This driver's rows as domain objects (src/store/rows.ts); sealedRows opens sealed secrets. */
+export const { read, fromRow, sealedRows } = driverRows({ int, bool, stringList });

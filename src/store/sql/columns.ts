@@ -3,6 +3,8 @@
  * reads its own way (integers, booleans, lists). A value of the wrong type means a damaged or
  * foreign schema, which must fail loudly rather than pass through.
  */
+import { rowMappers } from '../rows.ts';
+import type { Sealer } from '../sealing.ts';
 import type { Row } from './runner.ts';
 
 export function wrongType(row: Row, column: string, expected: string): Error {
@@ -30,4 +32,24 @@ export function strings(row: Row, column: string, value: unknown, expected: stri
     throw wrongType(row, column, expected);
   }
   return value;
+}
+
+/** What each driver reads its own way. */
+export interface DriverColumns {
+  int(row: Row, column: string): number;
+  bool(row: Row, column: string): boolean;
+  stringList(row: Row, column: string): string[];
+}
+
+/**
+ * One driver's readers, with its row → record mappers (src/store/rows.ts): plain, and opening
+ * sealed secrets with a sealer.
+ */
+export function driverRows(own: DriverColumns) {
+  const read = { ...own, text, textOrNull, intOrNull: orNull(own.int) };
+  return {
+    read,
+    fromRow: rowMappers<Row>(read),
+    sealedRows: (sealer: Sealer) => rowMappers<Row>(read, sealer),
+  };
 }

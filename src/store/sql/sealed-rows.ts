@@ -1,10 +1,15 @@
 /**
- * Whole rows of the two tables written with their secret, sealed (src/store/sealing.ts) under
- * the row's key as additional data, once for both SQL stores: the transfer batches and the
- * token inserts write these. Each adapter spells booleans and lists its own way.
+ * Whole rows of the tables written with their secret, sealed (src/store/sealing.ts) under
+ * the row's key as additional data, once for both SQL stores: the transfer batches, the token
+ * inserts and the new temporary credentials write these. Each adapter spells booleans and lists its own way.
  */
 import { sealedIn, type Sealer } from '../sealing.ts';
-import type { Client, NewTokenCredential, TokenCredential } from '../types.ts';
+import type {
+  Client,
+  NewTemporaryCredential,
+  NewTokenCredential,
+  TokenCredential,
+} from '../types.ts';
 
 /** How a dialect stores what it has no common type for. */
 export interface Spelling {
@@ -43,6 +48,18 @@ export const tokenColumns = [
   'revoked_at',
   'session_handle_hash',
   'session_expires_at',
+] as const;
+
+/** A new temporary credential's columns (its state is 'issued'). */
+export const temporaryColumns = [
+  'token',
+  'secret',
+  'secret_key_id',
+  'client_key',
+  'callback',
+  'requested_scope',
+  'created_at',
+  'expires_at',
 ] as const;
 
 export type ClientRow = Record<(typeof clientColumns)[number], unknown>;
@@ -89,6 +106,21 @@ export function sealedTokenRow(
     session_handle_hash: token.sessionHandleHash ?? null,
     session_expires_at: token.sessionExpiresAt ?? null,
   };
+}
+
+/** §2.1: a new temporary credential's row, its secret sealed. */
+export function sealedTemporaryRow(credential: NewTemporaryCredential, sealer: Sealer) {
+  const secret = sealer.seal(credential.secret, sealedIn.temporaryCredential(credential.token));
+  return {
+    token: credential.token,
+    secret: secret.value,
+    secret_key_id: secret.keyId,
+    client_key: credential.clientKey,
+    callback: credential.callback,
+    requested_scope: credential.requestedScope,
+    created_at: credential.createdAt,
+    expires_at: credential.expiresAt,
+  } satisfies Record<(typeof temporaryColumns)[number], unknown>;
 }
 
 /** The row's values in its columns' order, for positional parameters. */

@@ -2,9 +2,7 @@
  * Typed column readers over node:sqlite rows, which are loosely typed; those both drivers read
  * alike are in src/store/sql/columns.ts.
  */
-import { rowMappers } from '../rows.ts';
-import type { Sealer } from '../sealing.ts';
-import { orNull, strings, text, textOrNull, wrongType } from '../sql/columns.ts';
+import { driverRows, strings, text, wrongType } from '../sql/columns.ts';
 import type { Row } from '../sql/runner.ts';
 
 export type { Row } from '../sql/runner.ts';
@@ -17,8 +15,6 @@ export function int(row: Row, column: string): number {
   throw wrongType(row, column, 'integer');
 }
 
-export const intOrNull = orNull(int);
-
 /** Booleans are stored as 0 and 1. */
 export function bool(row: Row, column: string): boolean {
   return int(row, column) !== 0;
@@ -29,12 +25,5 @@ export function stringList(row: Row, column: string): string[] {
   return strings(row, column, JSON.parse(text(row, column)), 'a JSON list of strings');
 }
 
-/** This driver's rows as domain objects (src/store/rows.ts). */
-export const read = { text, textOrNull, int, intOrNull, bool, stringList };
-
-export const fromRow = rowMappers<Row>(read);
-
-/** The mappers opening sealed secrets with `sealer` (src/store/sealing.ts). */
-export function sealedRows(sealer: Sealer) {
-  return rowMappers<Row>(read, sealer);
-}
+/** This driver's rows as domain objects (src/store/rows.ts); sealedRows opens sealed secrets. */
+export const { read, fromRow, sealedRows } = driverRows({ int, bool, stringList });
