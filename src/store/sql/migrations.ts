@@ -7,8 +7,9 @@
  * 11 where PostgreSQL is at 9) and every database keeps the version it was written with.
  *
  * Adding a migration: append ONE step at the end of `migrationSteps`, with a `name` saying
- * what it changes, a comment saying why, and both forms (or `null` for a dialect that needs
- * nothing). A form is SQL text, or a function for a step that needs code (it runs inside the
+ * what it changes, a comment saying why, and both forms: `...alike((t) => sql)` when they
+ * differ only in the spelling of types (`t`), else `sqlite:` and `postgres:` apart (or `null`
+ * for a dialect that needs nothing). A form is SQL text, or a function for a step that needs code (it runs inside the
  * migration's transaction: SQLite's on the DatabaseSync, PostgreSQL's through the query of its
  * transaction, search_path set to the store's schema). Never edit or reorder a released step:
  * a database records only how many forms it has applied.
@@ -20,15 +21,16 @@ export type SqliteMigration = string | ((db: DatabaseSync) => void);
 export type PostgresMigration = string | ((query: Query) => Promise<void>);
 
 export interface MigrationStep {
-  /** What the step changes, for readers and logs. */
+  /** What the step changes. */
   readonly name: string;
   readonly sqlite: SqliteMigration | null;
   readonly postgres: PostgresMigration | null;
 }
 
-/** The column types the dialects spell differently; times are milliseconds in both. */
+/** The column types the dialects spell differently. */
 interface Types {
-  readonly time: string;
+  /** 64-bit integers: times (milliseconds in both), lifetimes, nonce hashes. */
+  readonly int64: string;
   readonly bool: string;
   /** Lists (callbacks, signature methods): JSON text in SQLite, TEXT[] in PostgreSQL. */
   readonly list: string;
@@ -44,7 +46,7 @@ interface Types {
 }
 
 const sqliteTypes: Types = {
-  time: 'INTEGER',
+  int64: 'INTEGER',
   bool: 'INTEGER',
   list: 'TEXT',
   keyed: ' WITHOUT ROWID',
@@ -52,7 +54,7 @@ const sqliteTypes: Types = {
   serial: 'INTEGER PRIMARY KEY AUTOINCREMENT',
 };
 const postgresTypes: Types = {
-  time: 'BIGINT',
+  int64: 'BIGINT',
   bool: 'BOOLEAN',
   list: 'TEXT[]',
   keyed: '',
@@ -71,7 +73,7 @@ function firstSchema(t: Types): string {
     id TEXT PRIMARY KEY,
     username TEXT NOT NULL UNIQUE,
     password_hash TEXT NOT NULL,
-    created_at ${t.time} NOT NULL
+    created_at ${t.int64} NOT NULL
   )${t.keyed};
 
   -- developer_id is informational (who registered the client in the portal), not a
@@ -88,7 +90,7 @@ function firstSchema(t: Types): string {
     constrained_device ${t.bool} NOT NULL,
     verified ${t.bool} NOT NULL,
     developer_id TEXT,
-    created_at ${t.time} NOT NULL
+    created_at ${t.int64} NOT NULL
   );
   CREATE INDEX clients_developer ON clients (developer_id);
 
@@ -102,10 +104,10 @@ function firstSchema(t: Types): string {
     owner_id TEXT REFERENCES owners (id) ON DELETE CASCADE,
     verifier TEXT,
     approved_scope TEXT,
-    approved_lifetime ${t.time},
+    approved_lifetime ${t.int64},
     verifier_failures INTEGER NOT NULL DEFAULT 0,
-    created_at ${t.time} NOT NULL,
-    expires_at ${t.time} NOT NULL
+    created_at ${t.int64} NOT NULL,
+    expires_at ${t.int64} NOT NULL
   )${t.keyed};
   CREATE INDEX temporary_credentials_client ON temporary_credentials (client_key);
   CREATE INDEX temporary_credentials_owner ON temporary_credentials (owner_id);
@@ -117,10 +119,10 @@ function firstSchema(t: Types): string {
     client_key TEXT NOT NULL REFERENCES clients (key) ON DELETE CASCADE,
     owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
     scope TEXT NOT NULL,
-    issued_at ${t.time} NOT NULL,
-    expires_at ${t.time},
-    last_used_at ${t.time},
-    revoked_at ${t.time}
+    issued_at ${t.int64} NOT NULL,
+    expires_at ${t.int64},
+    last_used_at ${t.int64},
+    revoked_at ${t.int64}
   )${t.keyed};
   CREATE INDEX token_credentials_grant ON token_credentials (owner_id, client_key);
   CREATE INDEX token_credentials_client ON token_credentials (client_key);
@@ -128,16 +130,16 @@ function firstSchema(t: Types): string {
   -- §3.3: only a 64-bit digest of the nonce key (src/store/nonce-hash.ts). Expiry leads the
   -- key, so purging is a range delete on the primary key.
   CREATE TABLE nonces (
-    expires_at ${t.time} NOT NULL,
-    hash ${t.time} NOT NULL,
+    expires_at ${t.int64} NOT NULL,
+    hash ${t.int64} NOT NULL,
     PRIMARY KEY (expires_at, hash)
   )${t.keyed};
 
   CREATE TABLE sessions (
     id TEXT PRIMARY KEY,
     owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
-    created_at ${t.time} NOT NULL,
-    expires_at ${t.time} NOT NULL
+    created_at ${t.int64} NOT NULL,
+    expires_at ${t.int64} NOT NULL
   )${t.keyed};
   CREATE INDEX sessions_owner ON sessions (owner_id);
   CREATE INDEX sessions_expiry ON sessions (expires_at);
@@ -145,7 +147,7 @@ function firstSchema(t: Types): string {
   -- Login throttling: hits per key and millisecond, counted over a sliding window.
   CREATE TABLE attempts (
     key TEXT NOT NULL,
-    at ${t.time} NOT NULL,
+    at ${t.int64} NOT NULL,
     hits INTEGER NOT NULL,
     PRIMARY KEY (key, at)
   )${t.keyed};
@@ -166,8 +168,8 @@ function loginChallenges(t: Types): string {
     verifier TEXT UNIQUE,
     subject TEXT,
     name TEXT,
-    created_at ${t.time} NOT NULL,
-    expires_at ${t.time} NOT NULL
+    created_at ${t.int64} NOT NULL,
+    expires_at ${t.int64} NOT NULL
   )${t.keyed};
   CREATE INDEX login_challenges_expiry ON login_challenges (expires_at);
   `;
@@ -296,7 +298,7 @@ export const migrationSteps: readonly MigrationStep[] = [
       (t) => `
   ALTER TABLE clients ADD COLUMN session_extension ${t.bool} NOT NULL DEFAULT ${t.no};
   ALTER TABLE token_credentials ADD COLUMN session_handle_hash TEXT;
-  ALTER TABLE token_credentials ADD COLUMN session_expires_at ${t.time};
+  ALTER TABLE token_credentials ADD COLUMN session_expires_at ${t.int64};
   `,
     ),
   },
@@ -333,7 +335,7 @@ export const migrationSteps: readonly MigrationStep[] = [
       (t) => `
   CREATE TABLE audit_events (
     id ${t.serial},
-    at ${t.time} NOT NULL,
+    at ${t.int64} NOT NULL,
     event TEXT NOT NULL,
     actor TEXT NOT NULL,
     owner_id TEXT,
