@@ -111,7 +111,9 @@ describe('PostgreSQL', { skip: postgresSkip }, () => {
       const client = await pool.connect();
       try {
         await client.query(`SET search_path TO ${name}`);
-        await client.query(migrations[0]!);
+        const first = migrations[0];
+        assert.equal(typeof first, 'string', 'the first schema is SQL text');
+        await client.query(first as string);
         await client.query(`
           CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL);
           INSERT INTO schema_migrations VALUES (1, 0);

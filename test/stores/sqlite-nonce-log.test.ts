@@ -16,7 +16,7 @@ import {
   StoreUnavailableError,
   type NonceKey,
 } from '../../src/store/index.ts';
-import { migrations } from '../../src/store/sqlite/migrations.ts';
+import { applyMigration, migrations } from '../../src/store/sqlite/migrations.ts';
 import { ENTRY_BYTES } from '../../src/store/sqlite/nonce-batch.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'latchkey-nonce-log-'));
@@ -282,7 +282,7 @@ describe('SQLite nonce log', () => {
     it(`carries nonces stored by schema version ${version} into the log, so their replays stay refused`, async () => {
       const path = freshPath();
       const db = new DatabaseSync(path);
-      for (const sql of migrations.slice(0, version)) db.exec(sql);
+      for (const migration of migrations.slice(0, version)) applyMigration(db, migration);
       db.exec(`PRAGMA user_version = ${version}`);
       const insert = db.prepare(`INSERT INTO ${table} (expires_at, hash) VALUES (?, ?)`);
       stored.forEach((k, i) => insert.run(2_000 + (i % 2), nonceHash(k)));

@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, it } from 'node:test';
 import { createSqliteStore, StoreUnavailableError, type NonceKey } from '../../src/store/index.ts';
-import { applyMigrations, migrations, schemaVersion } from '../../src/store/sqlite/migrations.ts';
+import {
+  applyMigration,
+  applyMigrations,
+  migrations,
+  schemaVersion,
+} from '../../src/store/sqlite/migrations.ts';
 import { describeStoreContract } from './contract.ts';
 import { newClient, newOwner, newToken } from './contract/fixtures.ts';
 
@@ -108,8 +113,8 @@ describe('SQLite store: migrations', () => {
   it('turns the accounts of a version 3 database into local owners, keeping their tokens and sessions', async () => {
     const path = freshPath();
     const db = new DatabaseSync(path, { enableForeignKeyConstraints: true });
-    for (const [index, sql] of migrations.slice(0, 3).entries()) {
-      db.exec(sql);
+    for (const [index, migration] of migrations.slice(0, 3).entries()) {
+      applyMigration(db, migration);
       db.exec(`PRAGMA user_version = ${index + 1}`);
     }
     db.exec(`

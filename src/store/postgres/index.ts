@@ -18,19 +18,21 @@ import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
 import { postgresAdminTokens } from './admin-tokens.ts';
 import { postgresAttempts } from './attempts.ts';
-import { postgresAudit } from './audit.ts';
 import { postgresClients } from './clients.ts';
-import { postgresLoginChallenges } from './login-challenges.ts';
 import { checkSchemaName, openDatabase } from './database.ts';
 import { migrate } from './migrations.ts';
 import { postgresNonces } from './nonces.ts';
-import { postgresOwners } from './owners.ts';
 import { postgresSealedSecrets } from './sealed-secrets.ts';
-import { postgresSessions } from './sessions.ts';
 import { postgresTemporaryCredentials } from './temporary-credentials.ts';
 import { postgresTokenCredentials } from './token-credentials.ts';
 import { postgresTransfer } from './transfer.ts';
 import { postgresWebhooks } from './webhooks.ts';
+import { fromRow, read } from './row.ts';
+import { postgresRunner } from './runner.ts';
+import { sqlAudit } from '../sql/audit.ts';
+import { sqlLoginChallenges } from '../sql/login-challenges.ts';
+import { sqlOwners } from '../sql/owners.ts';
+import { sqlSessions } from '../sql/sessions.ts';
 
 export { migrate, migrations, schemaVersion } from './migrations.ts';
 
@@ -114,14 +116,15 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
 
   const sealer = createSealer(options.keyring);
+  const sql = postgresRunner(db);
   return {
     clients: postgresClients(db, now, sealer),
-    owners: postgresOwners(db, now),
+    owners: sqlOwners(sql, fromRow, now),
     temporaryCredentials: postgresTemporaryCredentials(db, sealer),
     tokenCredentials: postgresTokenCredentials(db, sealer),
     nonces:
       redis === undefined ? postgresNonces(db) : createRedisNonceStore(redis, { prefix, now }),
-    sessions: postgresSessions(db),
+    sessions: sqlSessions(sql, fromRow),
     attempts:
       redis === undefined ? postgresAttempts(db) : createRedisAttemptStore(redis, { prefix }),
     // Without Redis, each instance counts for itself (docs/security.md#rate-limits).
@@ -130,9 +133,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         ? createMemoryRateCounters({ now })
         : createRedisRateCounters(redis, { prefix }),
     transfer: postgresTransfer(db, sealer),
-    loginChallenges: postgresLoginChallenges(db),
+    loginChallenges: sqlLoginChallenges(sql, fromRow),
     secrets: postgresSealedSecrets(db, sealer),
-    audit: postgresAudit(db),
+    audit: sqlAudit(sql, read),
     webhooks: postgresWebhooks(db, sealer),
     adminTokens: postgresAdminTokens(db),
     async ping() {

@@ -1,48 +1,28 @@
 /**
  * Typed column readers over `pg` rows. The driver already returns JS types (BIGINT as a number
- * through database.ts, TEXT[] as an array); a value of another type means a foreign schema,
- * which must fail loudly rather than pass through.
+ * through database.ts, TEXT[] as an array); those both drivers read alike are in
+ * src/store/sql/columns.ts.
  */
-import { rowMappers } from '../rows.ts';
-import type { Sealer } from '../sealing.ts';
-export type Row = Record<string, unknown>;
+import { driverRows, orNull, strings, wrongType } from '../sql/columns.ts';
+import type { Row } from '../sql/runner.ts';
 
-function wrong(row: Row, column: string, expected: string): Error {
-  return new TypeError(`Column ${column} holds ${typeof row[column]}, expected ${expected}.`);
-}
-
-export function text(row: Row, column: string): string {
-  const value = row[column];
-  if (typeof value !== 'string') throw wrong(row, column, 'text');
-  return value;
-}
-
-export function textOrNull(row: Row, column: string): string | null {
-  return row[column] === null ? null : text(row, column);
-}
+export type { Row } from '../sql/runner.ts';
+export { text, textOrNull } from '../sql/columns.ts';
 
 export function int(row: Row, column: string): number {
   const value = row[column];
-  if (typeof value !== 'number') throw wrong(row, column, 'integer');
+  if (typeof value !== 'number') throw wrongType(row, column, 'integer');
   return value;
-}
-
-export function intOrNull(row: Row, column: string): number | null {
-  return row[column] === null ? null : int(row, column);
 }
 
 export function bool(row: Row, column: string): boolean {
   const value = row[column];
-  if (typeof value !== 'boolean') throw wrong(row, column, 'boolean');
+  if (typeof value !== 'boolean') throw wrongType(row, column, 'boolean');
   return value;
 }
 
 export function stringList(row: Row, column: string): string[] {
-  const value = row[column];
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
-    throw wrong(row, column, 'text[]');
-  }
-  return value;
+  return strings(row, column, row[column], 'text[]');
 }
 
 /** The single row an INSERT … RETURNING must produce. */
@@ -52,12 +32,8 @@ export function first(rows: readonly Row[]): Row {
   return row;
 }
 
-/** This driver's rows as domain objects (src/store/rows.ts). */
-const readers = { text, textOrNull, int, intOrNull, bool, stringList };
+/** This driver's rows as domain objects (src/store/rows.ts); sealedRows opens sealed secrets. */
+export const { read, fromRow, sealedRows } = driverRows({ int, bool, stringList });
 
-export const fromRow = rowMappers<Row>(readers);
-
-/** The mappers opening sealed secrets with `sealer` (src/store/sealing.ts). */
-export function sealedRows(sealer: Sealer) {
-  return rowMappers<Row>(readers, sealer);
-}
+/** An integer column that may be NULL. */
+export const intOrNull = orNull(int);

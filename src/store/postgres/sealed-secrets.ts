@@ -4,7 +4,9 @@
  * transaction; each row is rewritten only if its stored value is still the one read (a
  * concurrent change wins).
  */
-import { addCounts, sealedTables } from '../sealed-tables.ts';
+import { sealedTables } from '../sealed-tables.ts';
+import { sqlSealedSecretCounts } from '../sql/sealed-secrets.ts';
+import { postgresRunner } from './runner.ts';
 import type { Sealer } from '../sealing.ts';
 import type { SealedSecretStore } from '../types.ts';
 import type { Database } from './database.ts';
@@ -12,22 +14,7 @@ import { int, text, textOrNull } from './row.ts';
 
 export function postgresSealedSecrets(db: Database, sealer: Sealer): SealedSecretStore {
   return {
-    verifierDigest: (verifier) => sealer.verifierDigest(verifier),
-    verifierMatches: (verifier, stored) => sealer.verifierMatches(verifier, stored),
-    async countByKey() {
-      const counts = new Map<string, number>();
-      for (const { table } of sealedTables) {
-        const { rows } = await db.query(
-          `SELECT secret_key_id AS key_id, count(*)::int AS n FROM ${db.table(table)}
-           GROUP BY secret_key_id`,
-        );
-        addCounts(
-          counts,
-          rows.map((row) => ({ keyId: textOrNull(row, 'key_id'), n: int(row, 'n') })),
-        );
-      }
-      return counts;
-    },
+    ...sqlSealedSecretCounts(postgresRunner(db), sealer, int),
     async reseal(options?: { readonly batchSize?: number }) {
       const current = sealer.currentKeyId();
       if (current === null) return 0;

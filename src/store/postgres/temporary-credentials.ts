@@ -9,6 +9,7 @@ import type {
   TemporaryCredentialStore,
 } from '../types.ts';
 import type { Database } from './database.ts';
+import { sealedTemporaryRow, temporaryColumns, valuesOf } from '../sql/sealed-rows.ts';
 import { sealedIn, type Sealer } from '../sealing.ts';
 import { int, sealedRows } from './row.ts';
 
@@ -40,21 +41,10 @@ export function postgresTemporaryCredentials(
 
   return {
     async create(credential: NewTemporaryCredential) {
-      const secret = sealer.seal(credential.secret, sealedIn.temporaryCredential(credential.token));
       await db.query(
-        `INSERT INTO ${temporary} (token, secret, client_key, callback, requested_scope, state,
-           created_at, expires_at, secret_key_id)
-         VALUES ($1, $2, $3, $4, $5, 'issued', $6, $7, $8)`,
-        [
-          credential.token,
-          secret.value,
-          credential.clientKey,
-          credential.callback,
-          credential.requestedScope,
-          credential.createdAt,
-          credential.expiresAt,
-          secret.keyId,
-        ],
+        `INSERT INTO ${temporary} (${temporaryColumns.join(', ')}, state)
+         VALUES (${temporaryColumns.map((_, i) => `$${i + 1}`).join(', ')}, 'issued')`,
+        valuesOf(temporaryColumns, sealedTemporaryRow(credential, sealer)),
       );
     },
     async find(token: string) {

@@ -2,6 +2,7 @@
 import type { NewTokenCredential, TokenCredentialStore } from '../types.ts';
 import type { Database } from './database.ts';
 import { sealedIn, type Sealer } from '../sealing.ts';
+import { sealedTokenRow, tokenColumns, valuesOf } from '../sql/sealed-rows.ts';
 import { first, int, sealedRows } from './row.ts';
 
 /**
@@ -42,23 +43,10 @@ export function postgresTokenCredentials(db: Database, sealer: Sealer): TokenCre
 
   return {
     async create(credential: NewTokenCredential) {
-      const secret = seal(credential);
       const { rows } = await db.query(
-        `INSERT INTO ${tokens} (token, secret, client_key, owner_id, scope, issued_at, expires_at,
-           session_handle_hash, session_expires_at, secret_key_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
-        [
-          credential.token,
-          secret.value,
-          credential.clientKey,
-          credential.ownerId,
-          credential.scope,
-          credential.issuedAt,
-          credential.expiresAt,
-          credential.sessionHandleHash ?? null,
-          credential.sessionExpiresAt ?? null,
-          secret.keyId,
-        ],
+        `INSERT INTO ${tokens} (${tokenColumns.join(', ')})
+         VALUES (${tokenColumns.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
+        valuesOf(tokenColumns, sealedTokenRow(credential, sealer)),
       );
       return fromRow.toTokenCredential(first(rows));
     },

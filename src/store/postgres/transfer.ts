@@ -5,84 +5,27 @@
  */
 import type { Client, TokenCredential, TransferStore } from '../types.ts';
 import type { Database, Query } from './database.ts';
-import { sealedIn, type Sealer } from '../sealing.ts';
+import type { Sealer } from '../sealing.ts';
+import {
+  clientColumns,
+  sealedClientRow,
+  sealedTokenRow,
+  tokenColumns,
+} from '../sql/sealed-rows.ts';
 import { sealedRows } from './row.ts';
 
-const CLIENT_COLUMNS = [
-  'key',
-  'secret',
-  'name',
-  'description',
-  'website',
-  'callbacks',
-  'signature_methods',
-  'rsa_public_key',
-  'constrained_device',
-  'verified',
-  'developer_id',
-  'disabled',
-  'session_extension',
-  'created_at',
-  'secret_key_id',
-] as const;
-const TOKEN_COLUMNS = [
-  'token',
-  'secret',
-  'client_key',
-  'owner_id',
-  'scope',
-  'issued_at',
-  'expires_at',
-  'last_used_at',
-  'revoked_at',
-  'session_handle_hash',
-  'session_expires_at',
-  'secret_key_id',
-] as const;
+const CLIENT_COLUMNS = clientColumns;
+const TOKEN_COLUMNS = tokenColumns;
+/** PostgreSQL has BOOLEAN and TEXT[]: the values as they are. */
+const spelling = { bool: (value: boolean) => value, list: (value: readonly string[]) => value };
 
-function clientRecord(client: Client, sealer: Sealer) {
-  const secret = sealer.seal(client.secret, sealedIn.client(client.key));
-  return {
-    key: client.key,
-    secret: secret.value,
-    secret_key_id: secret.keyId,
-    name: client.name,
-    description: client.description,
-    website: client.website,
-    callbacks: client.callbacks,
-    signature_methods: client.signatureMethods,
-    rsa_public_key: client.publicKey,
-    constrained_device: client.constrainedDevice,
-    verified: client.verified,
-    developer_id: client.developerId,
-    disabled: client.disabled,
-    session_extension: client.sessionExtension,
-    created_at: client.createdAt,
-  };
-}
-
-function tokenRecord(token: TokenCredential, sealer: Sealer) {
-  const secret = sealer.seal(token.secret, sealedIn.tokenCredential(token.token));
-  return {
-    token: token.token,
-    secret: secret.value,
-    secret_key_id: secret.keyId,
-    client_key: token.clientKey,
-    owner_id: token.ownerId,
-    scope: token.scope,
-    issued_at: token.issuedAt,
-    expires_at: token.expiresAt,
-    last_used_at: token.lastUsedAt,
-    revoked_at: token.revokedAt,
-    session_handle_hash: token.sessionHandleHash,
-    session_expires_at: token.sessionExpiresAt,
-  };
-}
+/** The client columns that hold TEXT[], sent as JSON arrays. */
+const lists: ReadonlySet<string> = new Set(['callbacks', 'signature_methods']);
 
 export function postgresTransfer(db: Database, sealer: Sealer): TransferStore {
   const fromRow = sealedRows(sealer);
-  const clientRow = (client: Client) => clientRecord(client, sealer);
-  const tokenRow = (token: TokenCredential) => tokenRecord(token, sealer);
+  const clientRow = (client: Client) => sealedClientRow(client, sealer, spelling);
+  const tokenRow = (token: TokenCredential) => sealedTokenRow(token, sealer);
   const clients = db.table('clients');
   const tokens = db.table('token_credentials');
   const upsert = (columns: readonly string[]) =>
@@ -94,11 +37,9 @@ export function postgresTransfer(db: Database, sealer: Sealer): TransferStore {
   // Rows arrive as one JSON array; lists become TEXT[] with json_array_elements_text.
   const clientsSql = (replace: boolean) => `
     INSERT INTO ${clients} (${CLIENT_COLUMNS.join(', ')})
-    SELECT r.key, r.secret, r.name, r.description, r.website,
-      ARRAY(SELECT json_array_elements_text(r.callbacks)),
-      ARRAY(SELECT json_array_elements_text(r.signature_methods)),
-      r.rsa_public_key, r.constrained_device, r.verified, r.developer_id, r.disabled,
-      r.session_extension, r.created_at, r.secret_key_id
+    SELECT ${CLIENT_COLUMNS.map((column) =>
+      lists.has(column) ? `ARRAY(SELECT json_array_elements_text(r.${column}))` : `r.${column}`,
+    ).join(', ')}
     FROM json_to_recordset($1::json) AS r (key text, secret text, name text, description text,
       website text, callbacks json, signature_methods json, rsa_public_key text,
       constrained_device boolean, verified boolean, developer_id text, disabled boolean,

@@ -14,20 +14,22 @@ import type { Store } from '../types.ts';
 import { createMemoryRateCounters } from '../memory-rate-counters.ts';
 import { sqliteAdminTokens } from './admin-tokens.ts';
 import { sqliteAttempts } from './attempts.ts';
-import { sqliteAudit } from './audit.ts';
 import { sqliteClients } from './clients.ts';
-import { sqliteLoginChallenges } from './login-challenges.ts';
 import { startCheckpointer, type CheckpointReport } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
 import { sqliteNonces } from './nonces.ts';
-import { sqliteOwners } from './owners.ts';
 import { sqliteSealedSecrets } from './sealed-secrets.ts';
-import { sqliteSessions } from './sessions.ts';
 import { sqliteTemporaryCredentials } from './temporary-credentials.ts';
 import { sqliteTokenCredentials } from './token-credentials.ts';
 import { sqliteTransfer } from './transfer.ts';
 import { sqliteWebhooks } from './webhooks.ts';
 import { readCacheOn } from './read-cache.ts';
+import { fromRow, read } from './row.ts';
+import { sqliteRunner } from './runner.ts';
+import { sqlAudit } from '../sql/audit.ts';
+import { sqlLoginChallenges } from '../sql/login-challenges.ts';
+import { sqlOwners } from '../sql/owners.ts';
+import { sqlSessions } from '../sql/sessions.ts';
 import { transactionOn } from './transaction.ts';
 
 // Taken when this module runs rather than linked with the import graph: on a Node without
@@ -130,7 +132,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const cache = readCacheOn(db);
   const sealer = createSealer(options.keyring);
   const clients = sqliteClients(db, now, sealer);
-  const owners = sqliteOwners(db, now);
+  const sql = sqliteRunner(db);
+  const owners = sqlOwners(sql, fromRow, now);
   const tokenCredentials = sqliteTokenCredentials(db, transaction, sealer);
 
   return {
@@ -150,16 +153,16 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       find: cache.cached(tokenCredentials.find),
     },
     nonces: sqliteNonces(db, transaction, busyTimeoutMs),
-    sessions: sqliteSessions(db),
+    sessions: sqlSessions(sql, fromRow),
     attempts: sqliteAttempts(db, transaction),
     rateCounters: createMemoryRateCounters(),
     transfer: cache.invalidating(sqliteTransfer(db, transaction, sealer), [
       'clientsAfter',
       'tokensAfter',
     ]),
-    loginChallenges: sqliteLoginChallenges(db),
-    secrets: sqliteSealedSecrets(db, transaction, sealer),
-    audit: sqliteAudit(db),
+    loginChallenges: sqlLoginChallenges(sql, fromRow),
+    secrets: sqliteSealedSecrets(db, sql, transaction, sealer),
+    audit: sqlAudit(sql, read),
     webhooks: sqliteWebhooks(db, transaction, sealer),
     adminTokens: sqliteAdminTokens(db),
     async ping() {

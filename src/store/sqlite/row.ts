@@ -1,36 +1,18 @@
 /**
- * Typed column readers: node:sqlite returns loosely typed values, and a value of the wrong
- * type means a damaged or foreign database, which must fail loudly rather than pass through.
+ * Typed column readers over node:sqlite rows, which are loosely typed; those both drivers read
+ * alike are in src/store/sql/columns.ts.
  */
-import { rowMappers } from '../rows.ts';
-import type { Sealer } from '../sealing.ts';
-import type { SQLOutputValue } from 'node:sqlite';
+import { driverRows, orNull, strings, text, wrongType } from '../sql/columns.ts';
+import type { Row } from '../sql/runner.ts';
 
-export type Row = Record<string, SQLOutputValue>;
-
-function wrong(row: Row, column: string, expected: string): Error {
-  return new TypeError(`Column ${column} holds ${typeof row[column]}, expected ${expected}.`);
-}
-
-export function text(row: Row, column: string): string {
-  const value = row[column];
-  if (typeof value !== 'string') throw wrong(row, column, 'text');
-  return value;
-}
-
-export function textOrNull(row: Row, column: string): string | null {
-  return row[column] === null ? null : text(row, column);
-}
+export type { Row } from '../sql/runner.ts';
+export { text, textOrNull } from '../sql/columns.ts';
 
 export function int(row: Row, column: string): number {
   const value = row[column];
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint') return Number(value);
-  throw wrong(row, column, 'integer');
-}
-
-export function intOrNull(row: Row, column: string): number | null {
-  return row[column] === null ? null : int(row, column);
+  throw wrongType(row, column, 'integer');
 }
 
 /** Booleans are stored as 0 and 1. */
@@ -40,19 +22,11 @@ export function bool(row: Row, column: string): boolean {
 
 /** Lists (callbacks, signature methods) are stored as JSON text. */
 export function stringList(row: Row, column: string): string[] {
-  const value: unknown = JSON.parse(text(row, column));
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
-    throw wrong(row, column, 'a JSON list of strings');
-  }
-  return value;
+  return strings(row, column, JSON.parse(text(row, column)), 'a JSON list of strings');
 }
 
-/** This driver's rows as domain objects (src/store/rows.ts). */
-const readers = { text, textOrNull, int, intOrNull, bool, stringList };
+/** This driver's rows as domain objects (src/store/rows.ts); sealedRows opens sealed secrets. */
+export const { read, fromRow, sealedRows } = driverRows({ int, bool, stringList });
 
-export const fromRow = rowMappers<Row>(readers);
-
-/** The mappers opening sealed secrets with `sealer` (src/store/sealing.ts). */
-export function sealedRows(sealer: Sealer) {
-  return rowMappers<Row>(readers, sealer);
-}
+/** An integer column that may be NULL. */
+export const intOrNull = orNull(int);

@@ -4,7 +4,9 @@
  * rewritten only if its stored value is still the one read (a concurrent change wins).
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { addCounts, sealedTables } from '../sealed-tables.ts';
+import { sealedTables } from '../sealed-tables.ts';
+import { sqlSealedSecretCounts } from '../sql/sealed-secrets.ts';
+import type { SqlRunner } from '../sql/runner.ts';
 import type { Sealer } from '../sealing.ts';
 import type { SealedSecretStore } from '../types.ts';
 import { method } from './errors.ts';
@@ -13,14 +15,12 @@ import type { Transaction } from './transaction.ts';
 
 export function sqliteSealedSecrets(
   db: DatabaseSync,
+  sql: SqlRunner,
   transaction: Transaction,
   sealer: Sealer,
 ): SealedSecretStore {
   const tables = sealedTables.map((table) => ({
     ...table,
-    count: db.prepare(
-      `SELECT secret_key_id AS key_id, count(*) AS n FROM ${table.table} GROUP BY secret_key_id`,
-    ),
     page: db.prepare(
       `SELECT ${table.key} AS k, secret, secret_key_id FROM ${table.table}
        WHERE ${table.key} > ? ORDER BY ${table.key} LIMIT ?`,
@@ -59,18 +59,7 @@ export function sqliteSealedSecrets(
   );
 
   return {
-    verifierDigest: (verifier) => sealer.verifierDigest(verifier),
-    verifierMatches: (verifier, stored) => sealer.verifierMatches(verifier, stored),
-    countByKey: method(() => {
-      const counts = new Map<string, number>();
-      for (const table of tables) {
-        addCounts(
-          counts,
-          table.count.all().map((row) => ({ keyId: textOrNull(row, 'key_id'), n: int(row, 'n') })),
-        );
-      }
-      return counts;
-    }),
+    ...sqlSealedSecretCounts(sql, sealer, int),
     // One batch a turn of the event loop, so requests are served between batches.
     async reseal(options?: { readonly batchSize?: number }) {
       if (sealer.currentKeyId() === null) return 0;

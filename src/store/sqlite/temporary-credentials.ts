@@ -2,14 +2,15 @@
  * Temporary credentials (RFC 5849 §2.1–2.3) in SQLite. Every state change is one conditional
  * UPDATE whose WHERE clause is the whole precondition, so two racing callers cannot both win.
  */
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { sealedTemporaryRow, temporaryColumns, valuesOf } from '../sql/sealed-rows.ts';
 import type {
   NewTemporaryCredential,
   NewTokenCredential,
   TemporaryCredentialStore,
 } from '../types.ts';
 import { method } from './errors.ts';
-import { sealedIn, type Sealer } from '../sealing.ts';
+import type { Sealer } from '../sealing.ts';
 import { int, sealedRows } from './row.ts';
 import { prepareTokenInsert } from './token-credentials.ts';
 import type { Transaction } from './transaction.ts';
@@ -21,9 +22,8 @@ export function sqliteTemporaryCredentials(
 ): TemporaryCredentialStore {
   const fromRow = sealedRows(sealer);
   const insert = db.prepare(
-    `INSERT INTO temporary_credentials (token, secret, secret_key_id, client_key, callback,
-       requested_scope, state, created_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, 'issued', ?, ?)`,
+    `INSERT INTO temporary_credentials (${temporaryColumns.join(', ')}, state)
+     VALUES (${temporaryColumns.map(() => '?').join(', ')}, 'issued')`,
   );
   const select = db.prepare('SELECT * FROM temporary_credentials WHERE token = ?');
   const authorize = db.prepare(
@@ -51,16 +51,8 @@ export function sqliteTemporaryCredentials(
 
   return {
     create: method((credential: NewTemporaryCredential) => {
-      const secret = sealer.seal(credential.secret, sealedIn.temporaryCredential(credential.token));
       insert.run(
-        credential.token,
-        secret.value,
-        secret.keyId,
-        credential.clientKey,
-        credential.callback,
-        credential.requestedScope,
-        credential.createdAt,
-        credential.expiresAt,
+        ...(valuesOf(temporaryColumns, sealedTemporaryRow(credential, sealer)) as SQLInputValue[]),
       );
     }),
     find: method((token: string) => {

@@ -1,8 +1,9 @@
 /** Token credentials (RFC 5849 §2.3): the owner's grant to a client, until expiry or revocation. */
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { sealedTokenRow, tokenColumns, valuesOf } from '../sql/sealed-rows.ts';
 import type { NewTokenCredential, TokenCredential, TokenCredentialStore } from '../types.ts';
 import { method } from './errors.ts';
-import { sealedIn, type Sealer } from '../sealing.ts';
+import type { Sealer } from '../sealing.ts';
 import { sealedRows } from './row.ts';
 import type { Transaction } from './transaction.ts';
 
@@ -13,23 +14,12 @@ export function prepareTokenInsert(
 ): (credential: NewTokenCredential) => TokenCredential {
   const fromRow = sealedRows(sealer);
   const insert = db.prepare(
-    `INSERT INTO token_credentials (token, secret, secret_key_id, client_key, owner_id, scope,
-       issued_at, expires_at, session_handle_hash, session_expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    `INSERT INTO token_credentials (${tokenColumns.join(', ')})
+     VALUES (${tokenColumns.map(() => '?').join(', ')}) RETURNING *`,
   );
   return (credential) => {
-    const secret = sealer.seal(credential.secret, sealedIn.tokenCredential(credential.token));
     const row = insert.get(
-      credential.token,
-      secret.value,
-      secret.keyId,
-      credential.clientKey,
-      credential.ownerId,
-      credential.scope,
-      credential.issuedAt,
-      credential.expiresAt,
-      credential.sessionHandleHash ?? null,
-      credential.sessionExpiresAt ?? null,
+      ...(valuesOf(tokenColumns, sealedTokenRow(credential, sealer)) as SQLInputValue[]),
     );
     if (row === undefined) throw new Error('INSERT … RETURNING returned no row.');
     return fromRow.toTokenCredential(row);

@@ -3,18 +3,27 @@
  * a batch is one write transaction (BEGIN IMMEDIATE, so its reads and writes see no other
  * writer in between), pages for export follow the primary keys.
  */
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { Client, TokenCredential, TransferStore } from '../types.ts';
 import { method } from './errors.ts';
-import { sealedIn, type Sealer } from '../sealing.ts';
+import type { Sealer } from '../sealing.ts';
+import {
+  clientColumns,
+  sealedClientRow,
+  sealedTokenRow,
+  tokenColumns,
+  valuesOf,
+} from '../sql/sealed-rows.ts';
 import { sealedRows } from './row.ts';
 import type { Transaction } from './transaction.ts';
 
-const CLIENT_COLUMNS = `key, secret, secret_key_id, name, description, website, callbacks, signature_methods,
-  rsa_public_key, constrained_device, verified, developer_id, disabled, session_extension,
-  created_at`;
-const TOKEN_COLUMNS = `token, secret, secret_key_id, client_key, owner_id, scope, issued_at, expires_at,
-  last_used_at, revoked_at, session_handle_hash, session_expires_at`;
+const CLIENT_COLUMNS = clientColumns.join(', ');
+const TOKEN_COLUMNS = tokenColumns.join(', ');
+/** SQLite stores booleans as 0 and 1, lists as JSON text. */
+const spelling = {
+  bool: (value: boolean) => (value ? 1 : 0),
+  list: (value: readonly string[]) => JSON.stringify(value),
+};
 
 /** Every column except the key, set from the inserted row (SQLite's upsert `excluded`). */
 function replaceSet(columns: string): string {
@@ -27,42 +36,11 @@ function replaceSet(columns: string): string {
 }
 
 function clientValues(client: Client, sealer: Sealer) {
-  const secret = sealer.seal(client.secret, sealedIn.client(client.key));
-  return [
-    client.key,
-    secret.value,
-    secret.keyId,
-    client.name,
-    client.description,
-    client.website,
-    JSON.stringify(client.callbacks),
-    JSON.stringify(client.signatureMethods),
-    client.publicKey,
-    client.constrainedDevice ? 1 : 0,
-    client.verified ? 1 : 0,
-    client.developerId,
-    client.disabled ? 1 : 0,
-    client.sessionExtension ? 1 : 0,
-    client.createdAt,
-  ];
+  return valuesOf(clientColumns, sealedClientRow(client, sealer, spelling)) as SQLInputValue[];
 }
 
 function tokenValues(token: TokenCredential, sealer: Sealer) {
-  const secret = sealer.seal(token.secret, sealedIn.tokenCredential(token.token));
-  return [
-    token.token,
-    secret.value,
-    secret.keyId,
-    token.clientKey,
-    token.ownerId,
-    token.scope,
-    token.issuedAt,
-    token.expiresAt,
-    token.lastUsedAt,
-    token.revokedAt,
-    token.sessionHandleHash,
-    token.sessionExpiresAt,
-  ];
+  return valuesOf(tokenColumns, sealedTokenRow(token, sealer)) as SQLInputValue[];
 }
 
 export function sqliteTransfer(
@@ -71,8 +49,8 @@ export function sqliteTransfer(
   sealer: Sealer,
 ): TransferStore {
   const fromRow = sealedRows(sealer);
-  const clientMarks = '?, '.repeat(14) + '?';
-  const tokenMarks = '?, '.repeat(11) + '?';
+  const clientMarks = clientColumns.map(() => '?').join(', ');
+  const tokenMarks = tokenColumns.map(() => '?').join(', ');
   const insertClient = db.prepare(
     `INSERT INTO clients (${CLIENT_COLUMNS}) VALUES (${clientMarks})`,
   );

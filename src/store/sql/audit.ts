@@ -1,16 +1,14 @@
-/** The audit trail in PostgreSQL (src/store/types.ts AuditStore). */
+/** The audit trail in either SQL store (src/store/types.ts AuditStore), through its runner. */
 import { toAuditEvent } from '../audit-rows.ts';
+import type { ColumnReader } from '../rows.ts';
 import type { AuditStore, NewAuditEvent } from '../types.ts';
-import type { Database } from './database.ts';
-import { bool, int, intOrNull, stringList, text, textOrNull } from './row.ts';
+import type { Row, SqlRunner } from './runner.ts';
 
-const read = { text, textOrNull, int, intOrNull, bool, stringList };
-
-export function postgresAudit(db: Database): AuditStore {
-  const table = db.table('audit_events');
+export function sqlAudit(sql: SqlRunner, read: ColumnReader<Row>): AuditStore {
+  const table = sql.table('audit_events');
   return {
     async append(event: NewAuditEvent) {
-      await db.query(
+      await sql.run(
         `INSERT INTO ${table} (at, event, actor, owner_id, client_key, address, detail)
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [
@@ -24,18 +22,17 @@ export function postgresAudit(db: Database): AuditStore {
         ],
       );
     },
+    // A NULL filter leaves its condition out (the CAST gives PostgreSQL the parameter's type).
     async list(filter) {
-      const { rows } = await db.query(
+      const rows = await sql.all(
         `SELECT * FROM ${table}
-         WHERE at >= $1 AND ($2::text IS NULL OR client_key = $2)
-           AND ($3::text IS NULL OR owner_id = $3)
+         WHERE at >= $1 AND (CAST($2 AS TEXT) IS NULL OR client_key = $2)
+           AND (CAST($3 AS TEXT) IS NULL OR owner_id = $3)
          ORDER BY at DESC, id DESC LIMIT $4`,
         [filter.since ?? 0, filter.clientKey ?? null, filter.ownerId ?? null, filter.limit],
       );
       return rows.map((row) => toAuditEvent(read, row));
     },
-    async purgeBefore(before: number) {
-      return (await db.query(`DELETE FROM ${table} WHERE at < $1`, [before])).count;
-    },
+    purgeBefore: (before: number) => sql.run(`DELETE FROM ${table} WHERE at < $1`, [before]),
   };
 }

@@ -1,23 +1,25 @@
 /**
- * Login challenges in PostgreSQL: sign-ins handed to an identity provider or a login app,
- * shared by every instance. Each transition is one conditional UPDATE … RETURNING: the row
- * lock makes a racing second caller re-check the condition after the first commits.
+ * Login challenges in either SQL store, through its runner (runner.ts): sign-ins handed to an
+ * identity provider or a login app, shared by every process and instance. Every transition is
+ * one conditional UPDATE … RETURNING whose WHERE clause is the whole precondition, so a
+ * challenge is accepted, rejected or used once only (SQLite holds the write lock for the
+ * statement; in PostgreSQL the row lock makes a racing second caller re-check the condition
+ * after the first commits).
  */
 import type { LoginChallengeStore, NewLoginChallenge } from '../types.ts';
-import type { Database } from './database.ts';
-import { fromRow } from './row.ts';
+import type { Mappers, SqlRunner, Values } from './runner.ts';
 
-export function postgresLoginChallenges(db: Database): LoginChallengeStore {
-  const challenges = db.table('login_challenges');
+export function sqlLoginChallenges(sql: SqlRunner, fromRow: Mappers): LoginChallengeStore {
+  const challenges = sql.table('login_challenges');
 
-  async function one(sql: string, values: readonly unknown[]) {
-    const { rows } = await db.query(sql, values);
-    return rows[0] === undefined ? undefined : fromRow.toLoginChallenge(rows[0]);
+  async function one(text: string, values: Values) {
+    const row = await sql.one(text, values);
+    return row === undefined ? undefined : fromRow.toLoginChallenge(row);
   }
 
   return {
     async create(challenge: NewLoginChallenge) {
-      await db.query(
+      await sql.run(
         `INSERT INTO ${challenges}
            (id, kind, browser, origin, next, oauth_token, data, state, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9)`,
@@ -63,8 +65,7 @@ export function postgresLoginChallenges(db: Database): LoginChallengeStore {
              RETURNING *`,
             [from.verifier, browser, now],
           ),
-    async purgeExpired(now: number) {
-      return (await db.query(`DELETE FROM ${challenges} WHERE expires_at < $1`, [now])).count;
-    },
+    purgeExpired: (now: number) =>
+      sql.run(`DELETE FROM ${challenges} WHERE expires_at < $1`, [now]),
   };
 }
