@@ -17,7 +17,6 @@ const MAX_FUNCTION_LINES = 100;
  */
 const notYetSplit: readonly string[] = [
   'src/provider/',
-  'src/store/types.ts',
   'src/store/cached.ts createCachedStore',
   'src/store/sqlite/nonces.ts sqliteNonces',
   'src/store/postgres/temporary-credentials.ts postgresTemporaryCredentials',
