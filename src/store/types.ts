@@ -20,6 +20,7 @@ import type {
   NonceKey,
   Owner,
   OwnerIdentity,
+  RememberedConsent,
   Session,
   TemporaryCredential,
   TokenCredential,
@@ -200,6 +201,21 @@ export interface NonceStore {
    * Called by: provider nonceCount (metrics).
    */
   size(): Promise<number>;
+}
+
+/** Owners' remembered consents (docs/identity.md "Remembered consent"). */
+export interface ConsentStore {
+  /**
+   * Records or replaces the owner's consent to the client.
+   * Called by: provider/flow/remembered-consent.ts (an owner allowed a 'same-scope' client).
+   */
+  remember(consent: RememberedConsent): Promise<void>;
+  /** Called by: provider/flow/remembered-consent.ts (before the consent page). */
+  find(ownerId: string, clientKey: string): Promise<RememberedConsent | undefined>;
+  /** The owner's remembered consents. Called by: provider (Connected apps). */
+  list(ownerId: string): Promise<RememberedConsent[]>;
+  /** True when there was one. Called by: provider (Connected apps' "Stop"). */
+  forget(ownerId: string, clientKey: string): Promise<boolean>;
 }
 
 export interface SessionStore {
@@ -415,6 +431,7 @@ export interface Store {
   readonly tokenCredentials: TokenCredentialStore;
   readonly nonces: NonceStore;
   readonly sessions: SessionStore;
+  readonly consents: ConsentStore;
   readonly attempts: AttemptStore;
   readonly rateCounters: RateCounterStore;
   readonly transfer: TransferStore;

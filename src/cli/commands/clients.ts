@@ -5,12 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { Client } from '../../store/index.ts';
+import type { Client, RememberConsent } from '../../store/index.ts';
 import { withProvider } from '../context.ts';
 import { CommandFailure, UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { describeClient, publicView } from './client-view.ts';
-import { registerClientUpdates } from './clients-update.ts';
+import { registerClientUpdates, rememberConsentOption } from './clients-update.ts';
 import { configOf, withSettings } from '../settings-options.ts';
 import { storeSettingNames } from '../config/config.ts';
 
@@ -45,6 +45,8 @@ interface AddOptions {
   signatureMethod?: string[];
   constrainedDevice?: boolean;
   sessionExtension?: boolean;
+  rememberConsent?: RememberConsent;
+  tokenResponseIdentity?: boolean;
   key?: string;
   secret?: string;
   rsaPublicKey?: string;
@@ -66,6 +68,15 @@ export function registerClients(program: Command): void {
     .option(
       '--session-extension',
       'issue short-lived tokens renewed with a session handle (OAuth Session extension)',
+    )
+    .option(
+      '--remember-consent <mode>',
+      'never (ask the owner every time, the default) or same-scope (ask once per scope)',
+      rememberConsentOption,
+    )
+    .option(
+      '--token-response-identity',
+      'name the owner in the token response (user_id, screen_name)',
     )
     .option('--key <key>', 'use this client key (to migrate from another provider)')
     .option('--secret <secret>', 'use this secret (with --key)')
@@ -94,6 +105,8 @@ export function registerClients(program: Command): void {
           rsaPublicKey,
           constrainedDevice: options.constrainedDevice ?? false,
           sessionExtension: options.sessionExtension ?? false,
+          rememberConsent: options.rememberConsent,
+          tokenResponseIdentity: options.tokenResponseIdentity ?? false,
           key: options.key,
           secret: options.secret,
         }),

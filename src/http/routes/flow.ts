@@ -132,6 +132,10 @@ export function registerFlowRoutes(
                   oauth_session_handle: session.handle,
                   oauth_authorization_expires_in: String(session.authorizationExpiresIn),
                 }),
+            // Who the owner is, for a client registered with it (docs/identity.md).
+            ...(issued.identity === undefined
+              ? {}
+              : { user_id: issued.identity.userId, screen_name: issued.identity.screenName }),
           }),
         );
     },

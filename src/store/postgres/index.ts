@@ -26,6 +26,7 @@ import { postgresNonces } from './nonces.ts';
 import { postgresOwners } from './owners.ts';
 import { postgresSealedSecrets } from './sealed-secrets.ts';
 import { postgresSessions } from './sessions.ts';
+import { postgresConsents } from './consents.ts';
 import { postgresTemporaryCredentials } from './temporary-credentials.ts';
 import { postgresTokenCredentials } from './token-credentials.ts';
 import { postgresTransfer } from './transfer.ts';
@@ -120,6 +121,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     nonces:
       redis === undefined ? postgresNonces(db) : createRedisNonceStore(redis, { prefix, now }),
     sessions: postgresSessions(db),
+    consents: postgresConsents(db),
     attempts:
       redis === undefined ? postgresAttempts(db) : createRedisAttemptStore(redis, { prefix }),
     // Without Redis, each instance counts for itself (docs/security.md#rate-limits).

@@ -189,6 +189,19 @@ export const migrations: readonly string[] = [
   CREATE INDEX token_credentials_session ON token_credentials (session_handle_hash)
     WHERE session_handle_hash IS NOT NULL;
   `,
+  // Per client: consent remembered ('never' or 'same-scope') and the owner named in the token
+  // response; the owners' remembered consents, one per (owner, client).
+  `
+  ALTER TABLE clients ADD COLUMN remember_consent TEXT NOT NULL DEFAULT 'never';
+  ALTER TABLE clients ADD COLUMN token_response_identity BOOLEAN NOT NULL DEFAULT false;
+  CREATE TABLE remembered_consents (
+    owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+    client_key TEXT NOT NULL REFERENCES clients (key) ON DELETE CASCADE,
+    scope TEXT NOT NULL,
+    since BIGINT NOT NULL,
+    PRIMARY KEY (owner_id, client_key)
+  );
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */

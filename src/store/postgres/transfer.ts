@@ -24,6 +24,8 @@ const CLIENT_COLUMNS = [
   'session_extension',
   'created_at',
   'secret_key_id',
+  'remember_consent',
+  'token_response_identity',
 ] as const;
 const TOKEN_COLUMNS = [
   'token',
@@ -58,6 +60,8 @@ function clientRecord(client: Client, sealer: Sealer) {
     disabled: client.disabled,
     session_extension: client.sessionExtension,
     created_at: client.createdAt,
+    remember_consent: client.rememberConsent,
+    token_response_identity: client.tokenResponseIdentity,
   };
 }
 
@@ -98,11 +102,13 @@ export function postgresTransfer(db: Database, sealer: Sealer): TransferStore {
       ARRAY(SELECT json_array_elements_text(r.callbacks)),
       ARRAY(SELECT json_array_elements_text(r.signature_methods)),
       r.rsa_public_key, r.constrained_device, r.verified, r.developer_id, r.disabled,
-      r.session_extension, r.created_at, r.secret_key_id
+      r.session_extension, r.created_at, r.secret_key_id, r.remember_consent,
+      r.token_response_identity
     FROM json_to_recordset($1::json) AS r (key text, secret text, name text, description text,
       website text, callbacks json, signature_methods json, rsa_public_key text,
       constrained_device boolean, verified boolean, developer_id text, disabled boolean,
-      session_extension boolean, created_at bigint, secret_key_id text)
+      session_extension boolean, created_at bigint, secret_key_id text, remember_consent text,
+      token_response_identity boolean)
     ${replace ? upsert(CLIENT_COLUMNS) : ''}`;
   const tokensSql = (replace: boolean) => `
     INSERT INTO ${tokens} (${TOKEN_COLUMNS.join(', ')})

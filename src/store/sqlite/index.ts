@@ -15,6 +15,7 @@ import { createMemoryRateCounters } from '../memory-rate-counters.ts';
 import { sqliteAttempts } from './attempts.ts';
 import { sqliteAudit } from './audit.ts';
 import { sqliteClients } from './clients.ts';
+import { sqliteConsents } from './consents.ts';
 import { sqliteLoginChallenges } from './login-challenges.ts';
 import { startCheckpointer, type CheckpointReport } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
@@ -149,6 +150,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     nonces: sqliteNonces(db, transaction, busyTimeoutMs),
     sessions: sqliteSessions(db),
+    consents: sqliteConsents(db),
     attempts: sqliteAttempts(db, transaction),
     rateCounters: createMemoryRateCounters(),
     transfer: cache.invalidating(sqliteTransfer(db, transaction, sealer), [

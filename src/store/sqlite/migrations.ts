@@ -215,6 +215,19 @@ export const migrations: readonly string[] = [
   CREATE INDEX token_credentials_session ON token_credentials (session_handle_hash)
     WHERE session_handle_hash IS NOT NULL;
   `,
+  // Per client: consent remembered ('never' or 'same-scope') and the owner named in the token
+  // response; the owners' remembered consents, one per (owner, client).
+  `
+  ALTER TABLE clients ADD COLUMN remember_consent TEXT NOT NULL DEFAULT 'never';
+  ALTER TABLE clients ADD COLUMN token_response_identity INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE remembered_consents (
+    owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+    client_key TEXT NOT NULL REFERENCES clients (key) ON DELETE CASCADE,
+    scope TEXT NOT NULL,
+    since INTEGER NOT NULL,
+    PRIMARY KEY (owner_id, client_key)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */

@@ -12,7 +12,7 @@ import type { Transaction } from './transaction.ts';
 
 const CLIENT_COLUMNS = `key, secret, secret_key_id, name, description, website, callbacks, signature_methods,
   rsa_public_key, constrained_device, verified, developer_id, disabled, session_extension,
-  created_at`;
+  created_at, remember_consent, token_response_identity`;
 const TOKEN_COLUMNS = `token, secret, secret_key_id, client_key, owner_id, scope, issued_at, expires_at,
   last_used_at, revoked_at, session_handle_hash, session_expires_at`;
 
@@ -44,6 +44,8 @@ function clientValues(client: Client, sealer: Sealer) {
     client.disabled ? 1 : 0,
     client.sessionExtension ? 1 : 0,
     client.createdAt,
+    client.rememberConsent,
+    client.tokenResponseIdentity ? 1 : 0,
   ];
 }
 
@@ -71,7 +73,7 @@ export function sqliteTransfer(
   sealer: Sealer,
 ): TransferStore {
   const fromRow = sealedRows(sealer);
-  const clientMarks = '?, '.repeat(14) + '?';
+  const clientMarks = '?, '.repeat(16) + '?';
   const tokenMarks = '?, '.repeat(11) + '?';
   const insertClient = db.prepare(
     `INSERT INTO clients (${CLIENT_COLUMNS}) VALUES (${clientMarks})`,
