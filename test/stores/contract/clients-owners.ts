@@ -24,6 +24,8 @@ export function describeClients(store: () => Store): void {
         constrainedDevice: true,
         verified: true,
         sessionExtension: true,
+        rememberConsent: 'same-scope',
+        tokenResponseIdentity: true,
       });
       const created = await store().clients.create(given);
       assert.equal(typeof created.createdAt, 'number');
