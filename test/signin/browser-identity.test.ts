@@ -23,7 +23,9 @@ describe('"Sign in with" and force_login with OpenID Connect', { skip: needsChro
   let world: BrowserWorld;
   let printer: Client;
   before(async () => {
-    idp = await startIdentityProvider({ 'ada-42': { name: 'Ada Lovelace', email: 'ada@example.com' } });
+    idp = await startIdentityProvider({
+      'ada-42': { name: 'Ada Lovelace', email: 'ada@example.com' },
+    });
     world = await startBrowserWorld({
       app: {
         identity: {
