@@ -47,13 +47,17 @@ export interface LoginApp {
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function page(challenge: string, error?: string): string {
+/**
+ * The sign-in form. It keeps no session of its own, so every visit asks: `force_login=true`
+ * from Latchkey is honoured as it is. `login_hint` pre-fills the email.
+ */
+function page(challenge: string, error?: string, hint = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Example Co. sign-in</title></head>
 <body><main><h1>Sign in to Example Co.</h1>
 ${error === undefined ? '' : `<p role="alert">${escape(error)}</p>`}
 <form method="post" action="/login">
 <input type="hidden" name="login_challenge" value="${escape(challenge)}">
-<p><label for="email">Email</label> <input id="email" name="username" autocomplete="username"></p>
+<p><label for="email">Email</label> <input id="email" name="username" autocomplete="username" value="${escape(hint)}"></p>
 <p><label for="secret">Secret</label> <input id="secret" name="password" type="password"></p>
 <p><button type="submit" name="action" value="login">Log in</button>
 <button type="submit" name="action" value="cancel">Cancel</button></p>
@@ -107,7 +111,8 @@ export async function startLoginApp(options: LoginAppOptions): Promise<LoginApp>
       response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(text);
     if (url.pathname !== '/login') return void html(404, 'Not found');
     if (request.method === 'GET') {
-      return void html(200, page(url.searchParams.get('login_challenge') ?? ''));
+      const challenge = url.searchParams.get('login_challenge') ?? '';
+      return void html(200, page(challenge, undefined, url.searchParams.get('login_hint') ?? ''));
     }
     if (request.method !== 'POST') return void html(405, 'Method not allowed');
     const form = await formOf(request);

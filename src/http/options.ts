@@ -9,6 +9,8 @@ import type { AdminListener } from './admin/admin-app.ts';
 export interface FlowPaths {
   readonly requestToken: string;
   readonly authorize: string;
+  /** "Sign in with": the authorization page that sends back an owner who already allowed the client. */
+  readonly authenticate: string;
   readonly accessToken: string;
   /** Where a client ends the token it signs with (POST). */
   readonly invalidateToken: string;
@@ -17,6 +19,7 @@ export interface FlowPaths {
 export const defaultPaths: FlowPaths = {
   requestToken: '/oauth/request_token',
   authorize: '/oauth/authorize',
+  authenticate: '/oauth/authenticate',
   accessToken: '/oauth/access_token',
   invalidateToken: '/oauth/invalidate_token',
 };

@@ -69,6 +69,26 @@ export const auditedEvents: AuditTable = {
     actor: 'owner',
     detail: ['scope', 'lifetime'],
   },
+  'authorization.automatic': {
+    when: 'an authorization request was approved without the consent page: a live grant covered it (`/oauth/authenticate`, `reason: "grant"`) or a remembered consent did (`reason: "remembered"`)',
+    ownerId: owner,
+    clientKey: client,
+    actor: 'owner',
+    detail: ['reason', 'scope'],
+  },
+  'consent.remembered': {
+    when: 'an owner allowed a client that remembers consent (`rememberConsent: same-scope`): requests within the scope are approved without asking',
+    ownerId: owner,
+    clientKey: client,
+    actor: 'owner',
+    detail: ['scope'],
+  },
+  'consent.forgotten': {
+    when: 'an owner stopped a remembered consent on Connected apps: the next request asks again',
+    ownerId: owner,
+    clientKey: client,
+    actor: 'owner',
+  },
   'authorization.denied': {
     when: 'an authorization request was denied: by the signed-in owner, or by the login app rejecting the sign-in (no owner then)',
     ownerId: owner,

@@ -38,6 +38,21 @@ export interface ProviderEventPayloads {
     readonly scope?: string | undefined;
     readonly lifetime?: number | null | undefined;
   };
+  /** §2.2 without a page: a live grant or a remembered consent covered the request. */
+  'authorization.automatic': {
+    readonly ownerId: string;
+    readonly clientKey: string;
+    readonly reason: 'grant' | 'remembered';
+    readonly scope: string;
+  };
+  /** An owner allowed a client that remembers consent: its requests within `scope` are not asked again. */
+  'consent.remembered': {
+    readonly ownerId: string;
+    readonly clientKey: string;
+    readonly scope: string;
+  };
+  /** An owner stopped a remembered consent (Connected apps): the next request asks again. */
+  'consent.forgotten': { readonly ownerId: string; readonly clientKey: string };
   /** §2.2: a request denied; no owner when the login app rejected the sign-in. */
   'authorization.denied': {
     readonly ownerId?: string | undefined;

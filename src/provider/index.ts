@@ -10,7 +10,7 @@ export { SealedValueError } from '../store/sealing.ts';
 // web (the pages), cli, and the tests and benches that build one.
 export { createProvider } from './provider.ts';
 export type { Provider, ResourceOptions } from './provider.ts';
-export type { AuthorizationRequest } from './flow/authorization.ts';
+export type { Approval, AuthorizationRequest } from './flow/authorization.ts';
 export type { ProviderEventName, ProviderEventPayloads, ProviderEvents } from './events.ts';
 export { isRegisteredCallback } from './flow/callbacks.ts';
 export type { VerifiedCaller } from './caller.ts';
@@ -21,6 +21,7 @@ export { isLoopback } from './loopback.ts';
 export type { PolicyOverrides, SignInLimits } from './policy.ts';
 export type { IncomingRequest } from './request.ts';
 export type { ClientRegistration } from './clients/clients.ts';
+export { isRememberConsent, REMEMBER_CONSENT_MODES } from './clients/client-fields.ts';
 export type { TokenIssue } from './flow/tokens.ts';
 export type { ExportedRecord, ExportOptions } from './transfer/export.ts';
 export { UnreadableLine } from './transfer/import.ts';

@@ -16,6 +16,8 @@ import type { VerifiedResourceRequest } from './caller.ts';
 import { cacheReportOf } from '../store/cached.ts';
 import { createClientRegistry } from './clients/clients.ts';
 import { createConnectionBook } from './flow/connections.ts';
+import { createConsentBook, rememberConsent, standingConsent } from './flow/standing-consent.ts';
+import type { ConsentBook } from './flow/standing-consent.ts';
 import { createLoginDesk } from './accounts/logins.ts';
 import { checkLaunchRequest, readLaunch, refusedLaunch } from './lti/lti-launch.ts';
 import type { LtiLaunch } from './lti/lti-launch.ts';
@@ -114,6 +116,8 @@ export interface Provider {
   readonly tokens: TokenLedger;
   /** An owner's connected apps, and ending one (the pages' "Connected apps"). */
   readonly connections: ConnectionBook;
+  /** An owner's remembered consents, and stopping one (Connected apps). */
+  readonly consents: ConsentBook;
   /** Signed-in browsers of the pages. */
   readonly sessions: SessionBook;
   /** The admin API: its tokens and roles, listings and bulk revocation (docs/admin.md). */
@@ -152,6 +156,16 @@ export interface Provider {
       person: Omit<ExternalIdentity, 'source'> & { readonly source?: ExternalIdentity['source'] },
       approve?: ApproveOptions,
     ): Promise<Approval>;
+    /**
+     * Approves without asking when consent stands (docs/identity.md "Sign in with"): a
+     * remembered consent, or with `liveGrant` a live grant covering the request; undefined
+     * when the owner must be asked.
+     */
+    approveStanding(
+      request: AuthorizationRequest,
+      ownerId: string,
+      options: { readonly liveGrant: boolean },
+    ): Promise<Approval | undefined>;
     /** `ownerId`: the signed-in owner who denied, for the audit trail. */
     deny(
       token: string,
@@ -279,6 +293,29 @@ export function createProvider(options: ProviderOptions): Provider {
       scope: options?.scope,
       lifetime: options?.lifetime,
     });
+    if (await rememberConsent(deps, asked.client, ownerId, approval.scope)) {
+      events.emit('consent.remembered', {
+        ownerId,
+        clientKey: asked.client.key,
+        scope: approval.scope,
+      });
+    }
+    return approval;
+  }
+  async function approveStanding(
+    asked: AuthorizationRequest,
+    ownerId: string,
+    options: { readonly liveGrant: boolean },
+  ) {
+    const reason = await standingConsent(deps, asked, ownerId, options);
+    if (reason === undefined) return undefined;
+    const approval = await approveAuthorization(deps, asked, ownerId);
+    events.emit('authorization.automatic', {
+      ownerId,
+      clientKey: asked.client.key,
+      reason,
+      scope: approval.scope,
+    });
     return approval;
   }
   async function deny(token: string, ownerId?: string) {
@@ -299,6 +336,9 @@ export function createProvider(options: ProviderOptions): Provider {
     tokens,
     /** An owner's connected apps, and ending one (the pages' "Connected apps"). */
     connections: createConnectionBook(store, now, flushLastUse, tokens.revokeGrant),
+    consents: createConsentBook(deps, (ownerId, clientKey) =>
+      events.emit('consent.forgotten', { ownerId, clientKey }),
+    ),
     /** Signed-in browsers of the pages. */
     sessions: createSessionBook(store, now, events),
     admin: createAdminDesk({
@@ -350,6 +390,7 @@ export function createProvider(options: ProviderOptions): Provider {
         });
         return approve(asked, owner.id, options);
       },
+      approveStanding,
       deny,
     },
 

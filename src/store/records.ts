@@ -45,17 +45,45 @@ export interface Client {
    */
   readonly requestsPerMinute: number | null;
   readonly failuresPerMinute: number | null;
+  /**
+   * Whether an owner's consent is remembered (docs/identity.md "Remembered consent"): 'never',
+   * or 'same-scope' (a request within the scope the owner allowed is approved without asking).
+   * Set by the operator only (docs/decisions.md).
+   */
+  readonly rememberConsent: RememberConsent;
+  /** The token response names the owner (`user_id`, `screen_name`). Off by default. */
+  readonly tokenResponseIdentity: boolean;
   readonly createdAt: number;
+}
+
+export type RememberConsent = 'never' | 'same-scope';
+
+/** An owner's consent to one client, remembered: requests within `scope` are not asked again. */
+export interface RememberedConsent {
+  readonly ownerId: string;
+  readonly clientKey: string;
+  /** Space-separated scope names the owner allowed. */
+  readonly scope: string;
+  readonly since: number;
 }
 
 /** A client to store; `createdAt` defaults to the store's clock (set when importing). */
 export type NewClient = Omit<
   Client,
-  'createdAt' | 'sessionExtension' | 'requestsPerMinute' | 'failuresPerMinute'
+  | 'createdAt'
+  | 'sessionExtension'
+  | 'requestsPerMinute'
+  | 'failuresPerMinute'
+  | 'rememberConsent'
+  | 'tokenResponseIdentity'
 > & {
   readonly createdAt?: number | undefined;
   /** Default false. */
   readonly sessionExtension?: boolean | undefined;
+  /** Default 'never'. */
+  readonly rememberConsent?: RememberConsent | undefined;
+  /** Default false. */
+  readonly tokenResponseIdentity?: boolean | undefined;
 };
 
 export type ClientChanges = Partial<
@@ -73,6 +101,8 @@ export type ClientChanges = Partial<
     | 'sessionExtension'
     | 'requestsPerMinute'
     | 'failuresPerMinute'
+    | 'rememberConsent'
+    | 'tokenResponseIdentity'
     | 'secret'
   >
 >;

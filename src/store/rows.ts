@@ -11,6 +11,8 @@ import type {
   LoginChallenge,
   LoginChallengeState,
   Owner,
+  RememberConsent,
+  RememberedConsent,
   Session,
   TemporaryCredential,
   TemporaryCredentialState,
@@ -43,11 +45,14 @@ export const updatableClientColumns = {
   sessionExtension: 'session_extension',
   requestsPerMinute: 'requests_per_minute',
   failuresPerMinute: 'failures_per_minute',
+  rememberConsent: 'remember_consent',
+  tokenResponseIdentity: 'token_response_identity',
   secret: 'secret',
 } as const satisfies Record<keyof ClientChanges, string>;
 
 const states: readonly string[] = ['issued', 'authorized', 'consumed', 'denied'];
 const sources: readonly string[] = ['local', 'oidc', 'delegated'];
+const rememberModes: readonly string[] = ['never', 'same-scope'];
 const loginStates: readonly string[] = ['pending', 'accepted', 'rejected', 'used'];
 
 function oneOf<T extends string>(allowed: readonly string[], value: string, what: string): T {
@@ -88,6 +93,12 @@ export function rowMappers<Row>(read: ColumnReader<Row>, sealer: Sealer = create
       sessionExtension: read.bool(row, 'session_extension'),
       requestsPerMinute: read.intOrNull(row, 'requests_per_minute'),
       failuresPerMinute: read.intOrNull(row, 'failures_per_minute'),
+      rememberConsent: oneOf<RememberConsent>(
+        rememberModes,
+        read.text(row, 'remember_consent'),
+        'remembered consent',
+      ),
+      tokenResponseIdentity: read.bool(row, 'token_response_identity'),
       createdAt: read.int(row, 'created_at'),
     }),
     toOwner: (row: Row): Owner => ({
@@ -114,6 +125,12 @@ export function rowMappers<Row>(read: ColumnReader<Row>, sealer: Sealer = create
       name: read.textOrNull(row, 'name'),
       createdAt: read.int(row, 'created_at'),
       expiresAt: read.int(row, 'expires_at'),
+    }),
+    toRememberedConsent: (row: Row): RememberedConsent => ({
+      ownerId: read.text(row, 'owner_id'),
+      clientKey: read.text(row, 'client_key'),
+      scope: read.text(row, 'scope'),
+      since: read.int(row, 'since'),
     }),
     toSession: (row: Row): Session => ({
       id: read.text(row, 'id'),

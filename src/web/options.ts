@@ -11,6 +11,7 @@ import type { IdentityOptions, Provider, SignInLimits } from '../provider/index.
 export interface WebPaths {
   readonly requestToken?: string | undefined;
   readonly authorize?: string | undefined;
+  readonly authenticate?: string | undefined;
   readonly accessToken?: string | undefined;
   readonly invalidateToken?: string | undefined;
 }
@@ -46,6 +47,7 @@ export interface ResolvedWebOptions {
   readonly paths: {
     readonly requestToken: string;
     readonly authorize: string;
+    readonly authenticate: string;
     readonly accessToken: string;
     readonly invalidateToken: string;
   };
@@ -63,6 +65,7 @@ export function resolveWebOptions(options: WebOptions): ResolvedWebOptions {
     paths: {
       requestToken: options.paths?.requestToken ?? defaultPaths.requestToken,
       authorize: options.paths?.authorize ?? defaultPaths.authorize,
+      authenticate: options.paths?.authenticate ?? defaultPaths.authenticate,
       accessToken: options.paths?.accessToken ?? defaultPaths.accessToken,
       invalidateToken: options.paths?.invalidateToken ?? defaultPaths.invalidateToken,
     },

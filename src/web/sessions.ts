@@ -19,6 +19,8 @@ export interface SignedIn {
   /** The stored id (a hash of the cookie value), also what CSRF tokens are bound to. */
   readonly sessionId: string;
   readonly owner: Owner;
+  /** When this session's sign-in happened. */
+  readonly since: number;
 }
 
 declare module 'fastify' {
@@ -60,7 +62,8 @@ export function createSessions(options: ResolvedWebOptions) {
       const value = cookieValue(request, name);
       if (value === undefined) return;
       const session = await provider.sessions.resume(value);
-      if (session !== undefined) request.signedIn = { sessionId: session.id, owner: session.owner };
+      if (session !== undefined)
+        request.signedIn = { sessionId: session.id, owner: session.owner, since: session.since };
     },
 
     /** Ends any session the browser had, then starts a new one for `owner`. */
@@ -78,7 +81,7 @@ export function createSessions(options: ResolvedWebOptions) {
         signed: true,
         maxAge: options.browserSessionLifetimeSeconds,
       });
-      request.signedIn = { sessionId: session.id, owner };
+      request.signedIn = { sessionId: session.id, owner, since: session.since };
     },
 
     async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -27,6 +27,8 @@ function client(requestsPerMinute: number | null): Client {
   return {
     ...newClient(),
     sessionExtension: false,
+    rememberConsent: 'never',
+    tokenResponseIdentity: false,
     requestsPerMinute,
     failuresPerMinute: null,
     createdAt: 0,

@@ -7,7 +7,8 @@
  */
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import type { ClientChanges } from '../../store/index.ts';
+import { isRememberConsent } from '../../provider/index.ts';
+import type { ClientChanges, RememberConsent } from '../../store/index.ts';
 import { storeSettingNames } from '../config/config.ts';
 import { withProvider } from '../context.ts';
 import { UsageError } from '../errors.ts';
@@ -31,9 +32,19 @@ interface UpdateOptions extends PublicKeyOptions {
   removeRsaPublicKey?: boolean;
   constrainedDevice?: boolean;
   sessionExtension?: boolean;
+  rememberConsent?: RememberConsent;
+  tokenResponseIdentity?: boolean;
   requestsPerMinute?: RateLimitOption;
   failuresPerMinute?: RateLimitOption;
   json?: boolean;
+}
+
+/** `--remember-consent`: one of the modes the provider knows. */
+export function rememberConsentOption(value: string): RememberConsent {
+  if (!isRememberConsent(value)) {
+    throw new UsageError(`--remember-consent is "never" or "same-scope": ${value.slice(0, 40)}`);
+  }
+  return value;
 }
 
 /** A per-minute limit: a whole number, or `default` for the server's. */
@@ -80,6 +91,9 @@ export function changesOf(options: UpdateOptions): ClientChanges {
   if (options.constrainedDevice !== undefined)
     changes.constrainedDevice = options.constrainedDevice;
   if (options.sessionExtension !== undefined) changes.sessionExtension = options.sessionExtension;
+  if (options.rememberConsent !== undefined) changes.rememberConsent = options.rememberConsent;
+  if (options.tokenResponseIdentity !== undefined)
+    changes.tokenResponseIdentity = options.tokenResponseIdentity;
   if (options.requestsPerMinute !== undefined)
     changes.requestsPerMinute =
       options.requestsPerMinute === 'default' ? null : options.requestsPerMinute;
@@ -124,6 +138,16 @@ export function registerClientUpdates(clients: Command): void {
       '--no-session-extension',
       'issue tokens without sessions (the sessions of tokens already issued end)',
     )
+    .option(
+      '--remember-consent <mode>',
+      'never (ask the owner every time) or same-scope (ask once per scope)',
+      rememberConsentOption,
+    )
+    .option(
+      '--token-response-identity',
+      'name the owner in the token response (user_id, screen_name)',
+    )
+    .option('--no-token-response-identity', 'answer the token request as RFC 5849 does')
     .option(
       '--requests-per-minute <n>',
       'protected-resource requests the client may make per minute (or "default")',

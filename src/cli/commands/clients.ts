@@ -4,12 +4,12 @@
  * printed by `add` and `rotate-secret` only.
  */
 import type { Command } from 'commander';
-import type { Client } from '../../store/index.ts';
+import type { Client, RememberConsent } from '../../store/index.ts';
 import { withProvider } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { describeClient, publicView } from './client-view.ts';
-import { registerClientUpdates } from './clients-update.ts';
+import { registerClientUpdates, rememberConsentOption } from './clients-update.ts';
 import { configOf, withSettings } from '../settings-options.ts';
 import { publicKeyOption, readPublicKeyOption, rsaPublicKeyAlias } from './public-key-option.ts';
 import type { PublicKeyOptions } from './public-key-option.ts';
@@ -37,6 +37,8 @@ interface AddOptions extends PublicKeyOptions {
   signatureMethod?: string[];
   constrainedDevice?: boolean;
   sessionExtension?: boolean;
+  rememberConsent?: RememberConsent;
+  tokenResponseIdentity?: boolean;
   key?: string;
   secret?: string;
   json?: boolean;
@@ -55,6 +57,15 @@ function registerAdd(clients: Command): void {
     .option(
       '--session-extension',
       'issue short-lived tokens renewed with a session handle (OAuth Session extension)',
+    )
+    .option(
+      '--remember-consent <mode>',
+      'never (ask the owner every time, the default) or same-scope (ask once per scope)',
+      rememberConsentOption,
+    )
+    .option(
+      '--token-response-identity',
+      'name the owner in the token response (user_id, screen_name)',
     )
     .option('--key <key>', 'use this client key (to migrate from another provider)')
     .option('--secret <secret>', 'use this secret (with --key)')
@@ -84,6 +95,8 @@ function registerAdd(clients: Command): void {
           publicKey,
           constrainedDevice: options.constrainedDevice ?? false,
           sessionExtension: options.sessionExtension ?? false,
+          rememberConsent: options.rememberConsent,
+          tokenResponseIdentity: options.tokenResponseIdentity ?? false,
           key: options.key,
           secret: options.secret,
         }),

@@ -17,6 +17,8 @@ export interface Advertisement {
   readonly issuer: string;
   readonly request_token_endpoint: string;
   readonly authorization_endpoint: string;
+  /** "Sign in with": an owner who already allowed the client is sent straight back. */
+  readonly authentication_endpoint: string;
   readonly token_endpoint: string;
   /** POST, signed with the token it ends. */
   readonly token_invalidation_endpoint: string;
@@ -40,6 +42,7 @@ export function advertise(
     issuer: base,
     request_token_endpoint: base + paths.requestToken,
     authorization_endpoint: base + paths.authorize,
+    authentication_endpoint: base + paths.authenticate,
     token_endpoint: base + paths.accessToken,
     token_invalidation_endpoint: base + paths.invalidateToken,
     openapi_document: base + OPENAPI_PATH,
@@ -69,6 +72,7 @@ const schema = {
               issuer: uri,
               request_token_endpoint: uri,
               authorization_endpoint: uri,
+              authentication_endpoint: uri,
               token_endpoint: uri,
               token_invalidation_endpoint: uri,
               openapi_document: uri,
@@ -82,6 +86,7 @@ const schema = {
               'issuer',
               'request_token_endpoint',
               'authorization_endpoint',
+              'authentication_endpoint',
               'token_endpoint',
               'token_invalidation_endpoint',
               'openapi_document',

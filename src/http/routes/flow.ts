@@ -50,17 +50,19 @@ const tokenSchema = {
   tags: [TAGS.flow],
   summary: 'Token credentials (RFC 5849 §2.3), and their renewal (session extension)',
   description:
-    'Signed with the authorized temporary credentials and `oauth_verifier`. A client registered for the session extension also gets `oauth_expires_in`, `oauth_session_handle` and `oauth_authorization_expires_in`, and renews a token credential (expired or live) by signing with it and sending `oauth_session_handle` instead of a verifier: a new token and secret, the old ones dead at once. Needs HTTPS (or loopback).',
+    "Signed with the authorized temporary credentials and `oauth_verifier`. A client registered for the session extension also gets `oauth_expires_in`, `oauth_session_handle` and `oauth_authorization_expires_in`, and renews a token credential (expired or live) by signing with it and sending `oauth_session_handle` instead of a verifier: a new token and secret, the old ones dead at once. A client registered with `tokenResponseIdentity` also gets `user_id` (the owner's subject) and `screen_name` (the owner's display name). Needs HTTPS (or loopback).",
   security: SIGNED,
   response: {
     200: formAnswer(
-      'Token credentials; the session fields only for a client with the session extension.',
+      'Token credentials; the session fields only for a client with the session extension, `user_id` and `screen_name` only for one with `tokenResponseIdentity`.',
       {
         oauth_token: credential,
         oauth_token_secret: credential,
         oauth_expires_in: seconds,
         oauth_session_handle: credential,
         oauth_authorization_expires_in: seconds,
+        user_id: { type: 'string' },
+        screen_name: { type: 'string' },
       },
       ['oauth_token', 'oauth_token_secret'],
     ),
@@ -132,6 +134,10 @@ export function registerFlowRoutes(
                   oauth_session_handle: session.handle,
                   oauth_authorization_expires_in: String(session.authorizationExpiresIn),
                 }),
+            // Who the owner is, for a client registered with it (docs/identity.md).
+            ...(issued.identity === undefined
+              ? {}
+              : { user_id: issued.identity.userId, screen_name: issued.identity.screenName }),
           }),
         );
     },

@@ -16,6 +16,8 @@ export interface ActiveSession {
   /** The stored id (a digest of the cookie value), also what CSRF tokens are bound to. */
   readonly id: string;
   readonly owner: Owner;
+  /** When the owner signed in (`force_login` asks for a sign-in after the request began). */
+  readonly since: number;
 }
 
 export function createSessionBook(store: Store, now: () => number, events: ProviderEvents) {
@@ -35,7 +37,7 @@ export function createSessionBook(store: Store, now: () => number, events: Provi
         expiresAt: createdAt + lifetimeSeconds * 1000,
       });
       events.emit('owner.signed-in', { ownerId: owner.id, source: owner.source });
-      return { cookie, session: { id, owner } };
+      return { cookie, session: { id, owner, since: createdAt } };
     },
 
     /** The session a cookie value stands for, with its owner; undefined when expired or unknown. */
@@ -43,7 +45,7 @@ export function createSessionBook(store: Store, now: () => number, events: Provi
       const session = await store.sessions.find(digest(cookie), now());
       if (session === undefined) return undefined;
       const owner = await store.owners.findById(session.ownerId);
-      return owner === undefined ? undefined : { id: session.id, owner };
+      return owner === undefined ? undefined : { id: session.id, owner, since: session.createdAt };
     },
 
     async end(cookie: string): Promise<void> {

@@ -4,7 +4,7 @@
  */
 import { publicKeyTypes, SignatureMethodRegistry } from '../../protocol/index.ts';
 import type { PublicKeyMethod, SignatureMethod } from '../../protocol/index.ts';
-import type { Client } from '../../store/types.ts';
+import type { Client, RememberConsent } from '../../store/types.ts';
 import { parseCallbackUri } from '../flow/callbacks.ts';
 import { InputError } from '../input-error.ts';
 
@@ -20,6 +20,15 @@ export interface ClientFields {
   /** The client's own rate limits per minute; null for the server's default. */
   readonly requestsPerMinute?: number | null | undefined;
   readonly failuresPerMinute?: number | null | undefined;
+  /** 'never' or 'same-scope' (the operator's setting; docs/decisions.md). */
+  readonly rememberConsent?: string | undefined;
+}
+
+/** The values of a client's `rememberConsent` (docs/identity.md "Remembered consent"). */
+export const REMEMBER_CONSENT_MODES: readonly RememberConsent[] = ['never', 'same-scope'];
+
+export function isRememberConsent(value: string): value is RememberConsent {
+  return (REMEMBER_CONSENT_MODES as readonly string[]).includes(value);
 }
 
 const MAX_RATE_LIMIT = 1_000_000_000;
@@ -51,6 +60,9 @@ export function checkClientFields(input: ClientFields, methods: SignatureMethodR
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RATE_LIMIT) {
       throw new InputError(field, `${field} must be a whole number from 1 to ${MAX_RATE_LIMIT}.`);
     }
+  }
+  if (input.rememberConsent !== undefined && !isRememberConsent(input.rememberConsent)) {
+    throw new InputError('rememberConsent', 'rememberConsent must be "never" or "same-scope".');
   }
   for (const name of input.signatureMethods ?? []) {
     if (methods.get(name) === undefined) {

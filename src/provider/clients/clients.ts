@@ -2,7 +2,7 @@
  * Client registration and upkeep (§1.1: "established with the server before any request";
  * we do it through the CLI and the developer portal).
  */
-import type { Client, ClientChanges, Store } from '../../store/types.ts';
+import type { Client, ClientChanges, RememberConsent, Store } from '../../store/types.ts';
 import { StoreConflictError } from '../../store/types.ts';
 import type { SignatureMethodRegistry } from '../../protocol/index.ts';
 import { checkClientFields, checkKeyMaterial, publicKeyOnly } from './client-fields.ts';
@@ -23,6 +23,10 @@ export interface ClientRegistration {
   readonly constrainedDevice?: boolean | undefined;
   /** Short-lived tokens renewed with a session handle (session extension); default false. */
   readonly sessionExtension?: boolean | undefined;
+  /** Whether the owner's consent is remembered (operators only; docs/decisions.md); default 'never'. */
+  readonly rememberConsent?: RememberConsent | undefined;
+  /** The token response names the owner (`user_id`, `screen_name`); default false. */
+  readonly tokenResponseIdentity?: boolean | undefined;
   readonly developerId?: string | undefined;
   /** Existing credentials, for migrating from another provider. */
   readonly key?: string | undefined;
@@ -63,6 +67,8 @@ export function createClientRegistry(
           developerId: input.developerId ?? null,
           disabled: false,
           sessionExtension: input.sessionExtension ?? false,
+          rememberConsent: input.rememberConsent ?? 'never',
+          tokenResponseIdentity: input.tokenResponseIdentity ?? false,
         });
         events.emit('client.created', { clientKey: client.key, developerId: client.developerId });
         return client;

@@ -28,6 +28,8 @@ export interface AuthorizationRequest {
 
 export interface Approval {
   readonly verifier: string;
+  /** The scope approved (the requested one, or narrower). */
+  readonly scope: string;
   /** The verifier as shown to a person (grouped for a constrained device). */
   readonly displayVerifier: string;
   /** Where to send the owner; undefined for `oob`, when the page shows the verifier. */
@@ -99,6 +101,7 @@ export async function approveAuthorization(
   if (!done) throw new OAuthError('token_used', 'This authorization request was already answered.');
   return {
     verifier,
+    scope,
     displayVerifier: typing ? groupTypingCode(verifier) : verifier,
     redirect:
       temporaryCredential.callback === 'oob'

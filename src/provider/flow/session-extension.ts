@@ -32,6 +32,16 @@ export interface IssuedTokenCredentials {
   readonly secret: string;
   /** Present for a client with the session extension. */
   readonly session?: SessionGrant | undefined;
+  /** Who the owner is, for a client registered with `tokenResponseIdentity`. */
+  readonly identity?: OwnerNamed | undefined;
+}
+
+/** The owner as the token response names it (Twitter's `user_id` and `screen_name`). */
+export interface OwnerNamed {
+  /** The owner's stable subject within its identity source. */
+  readonly userId: string;
+  /** The owner's display name. */
+  readonly screenName: string;
 }
 
 /**

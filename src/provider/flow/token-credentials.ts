@@ -10,7 +10,7 @@ import type { Policy } from '../policy.ts';
 import type { IncomingRequest } from '../request.ts';
 import { newIdentifier, newSecret, normalizeTypingCode } from '../secrets.ts';
 import { sessionGrant, startSession } from './session-extension.ts';
-import type { IssuedTokenCredentials } from './session-extension.ts';
+import type { IssuedTokenCredentials, OwnerNamed } from './session-extension.ts';
 import { verifyRequest } from '../verify/verify-request.ts';
 import type { VerifyDependencies } from '../verify/verify-request.ts';
 
@@ -73,11 +73,25 @@ export async function exchangeTokenCredentials(
   if (consumed === undefined) {
     throw new OAuthError('token_used', 'These temporary credentials were already exchanged.');
   }
+  const identity = verified.client.tokenResponseIdentity
+    ? await ownerNamed(deps.store, issue.ownerId)
+    : undefined;
   return {
     token: issue.token,
     secret: issue.secret,
     ...(session === undefined ? {} : { session: sessionGrant(session.handle, issue, now) }),
+    ...(identity === undefined ? {} : { identity }),
   };
+}
+
+/**
+ * Who approved, for a client that asked to be told (Twitter's and Flickr's token response): a
+ * "Sign in with" client learns the owner without a second call. An owner removed since the
+ * approval is not named.
+ */
+async function ownerNamed(store: Store, ownerId: string): Promise<OwnerNamed | undefined> {
+  const owner = await store.owners.findById(ownerId);
+  return owner === undefined ? undefined : { userId: owner.subject, screenName: owner.name };
 }
 
 function checkExchangeable(temporary: TemporaryCredential, now: number): void {

@@ -79,6 +79,8 @@ export function clientRecordOf(
     verified: client.verified,
     disabled: client.disabled,
     sessionExtension: client.sessionExtension,
+    rememberConsent: client.rememberConsent,
+    tokenResponseIdentity: client.tokenResponseIdentity,
     developer: developer ?? null,
     createdAt: iso(client.createdAt),
   };

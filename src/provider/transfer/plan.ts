@@ -105,6 +105,8 @@ function clientRow(
     verified: record.verified ?? base.verified,
     disabled: record.disabled ?? base.disabled,
     sessionExtension: record.sessionExtension ?? base.sessionExtension,
+    rememberConsent: record.rememberConsent ?? base.rememberConsent,
+    tokenResponseIdentity: record.tokenResponseIdentity ?? base.tokenResponseIdentity,
     // Rate limits are the operator's setting on this server: not carried by a transfer.
     requestsPerMinute: base.requestsPerMinute,
     failuresPerMinute: base.failuresPerMinute,
@@ -153,6 +155,8 @@ export function planClient(
       verified: false,
       disabled: false,
       sessionExtension: false,
+      rememberConsent: 'never',
+      tokenResponseIdentity: false,
       requestsPerMinute: null,
       failuresPerMinute: null,
       developerId: null,
@@ -176,6 +180,8 @@ export function planClient(
     ['verified', record.verified, stored.verified],
     ['disabled', record.disabled, stored.disabled],
     ['sessionExtension', record.sessionExtension, stored.sessionExtension],
+    ['rememberConsent', record.rememberConsent, stored.rememberConsent],
+    ['tokenResponseIdentity', record.tokenResponseIdentity, stored.tokenResponseIdentity],
     ['developer', developerId, stored.developerId],
   ]);
   if (changed.length === 0) return { outcome: 'unchanged' };

@@ -6,7 +6,7 @@
  * owner, a client's developer) are resolved later, against the file and the store.
  */
 import type { SignatureMethodRegistry } from '../../protocol/index.ts';
-import { checkClientFields } from '../clients/client-fields.ts';
+import { checkClientFields, isRememberConsent } from '../clients/client-fields.ts';
 import { checkIdentifier, checkSecret } from '../clients/credential-values.ts';
 import { InputError } from '../input-error.ts';
 import { checkSubject, checkUsername, cleanName } from '../accounts/owners.ts';
@@ -24,6 +24,7 @@ import {
 import type { Fields } from './record-fields.ts';
 export { parseTime } from './record-fields.ts';
 import type { Policy } from '../policy.ts';
+import type { RememberConsent } from '../../store/types.ts';
 import { checkRequestedScope } from '../scope.ts';
 
 /**
@@ -92,6 +93,8 @@ export interface ClientRecord {
   readonly verified: boolean | undefined;
   readonly disabled: boolean | undefined;
   readonly sessionExtension: boolean | undefined;
+  readonly rememberConsent: RememberConsent | undefined;
+  readonly tokenResponseIdentity: boolean | undefined;
   readonly developer: OwnerReference | null | undefined;
   /** Milliseconds since the epoch. */
   readonly createdAt: number | undefined;
@@ -142,6 +145,8 @@ const CLIENT_FIELDS = new Set([
   'verified',
   'disabled',
   'sessionExtension',
+  'rememberConsent',
+  'tokenResponseIdentity',
   'developer',
   'createdAt',
 ]);
@@ -224,6 +229,14 @@ function publicKeyOf(record: Fields): string | null | undefined {
     : nullableText(record, 'rsaPublicKey');
 }
 
+function rememberConsentOf(value: unknown): RememberConsent | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !isRememberConsent(value)) {
+    throw new InputError('rememberConsent', 'rememberConsent must be "never" or "same-scope".');
+  }
+  return value;
+}
+
 function parseClient(record: Fields, methods: SignatureMethodRegistry): ClientRecord {
   checkKnownFields(record, CLIENT_FIELDS);
   const key = text(record, 'key', true);
@@ -244,6 +257,8 @@ function parseClient(record: Fields, methods: SignatureMethodRegistry): ClientRe
     verified: flag(record, 'verified'),
     disabled: flag(record, 'disabled'),
     sessionExtension: flag(record, 'sessionExtension'),
+    rememberConsent: rememberConsentOf(record.rememberConsent),
+    tokenResponseIdentity: flag(record, 'tokenResponseIdentity'),
     developer:
       record.developer === null || record.developer === undefined
         ? (record.developer as null | undefined)

@@ -8,6 +8,7 @@ import type { OwnerStore } from './owners.ts';
 import type { RateCounterStore } from './rate-counters.ts';
 import type { SealedSecretStore } from './sealed-secrets.ts';
 import type { SessionStore } from './sessions.ts';
+import type { ConsentStore } from './consents.ts';
 import type { TemporaryCredentialStore } from './temporary-credentials.ts';
 import type { TokenCredentialStore } from './token-credentials.ts';
 import type { TransferStore } from './transfer.ts';
@@ -21,6 +22,7 @@ export interface Store {
   readonly tokenCredentials: TokenCredentialStore;
   readonly nonces: NonceStore;
   readonly sessions: SessionStore;
+  readonly consents: ConsentStore;
   readonly attempts: AttemptStore;
   readonly rateCounters: RateCounterStore;
   readonly transfer: TransferStore;

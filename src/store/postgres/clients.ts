@@ -15,8 +15,9 @@ export function postgresClients(db: Database, now: () => number, sealer: Sealer)
       const { rows } = await db.query(
         `INSERT INTO ${clients} (key, secret, name, description, website, callbacks,
            signature_methods, rsa_public_key, constrained_device, verified, developer_id, disabled,
-           session_extension, created_at, secret_key_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+           session_extension, created_at, secret_key_id, remember_consent, token_response_identity)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+         RETURNING *`,
         [
           client.key,
           secret.value,
@@ -33,6 +34,8 @@ export function postgresClients(db: Database, now: () => number, sealer: Sealer)
           client.sessionExtension === true,
           client.createdAt ?? now(),
           secret.keyId,
+          client.rememberConsent ?? 'never',
+          client.tokenResponseIdentity === true,
         ],
       );
       return fromRow.toClient(first(rows));

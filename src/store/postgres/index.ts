@@ -23,6 +23,7 @@ import { checkSchemaName, openDatabase } from './database.ts';
 import { migrate } from './migrations.ts';
 import { postgresNonces } from './nonces.ts';
 import { postgresSealedSecrets } from './sealed-secrets.ts';
+import { postgresConsents } from './consents.ts';
 import { postgresTemporaryCredentials } from './temporary-credentials.ts';
 import { postgresTokenCredentials } from './token-credentials.ts';
 import { postgresTransfer } from './transfer.ts';
@@ -125,6 +126,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     nonces:
       redis === undefined ? postgresNonces(db) : createRedisNonceStore(redis, { prefix, now }),
     sessions: sqlSessions(sql, fromRow),
+    consents: postgresConsents(db),
     attempts:
       redis === undefined ? postgresAttempts(db) : createRedisAttemptStore(redis, { prefix }),
     // Without Redis, each instance counts for itself (docs/security.md#rate-limits).

@@ -43,7 +43,8 @@ export function postgresTransfer(db: Database, sealer: Sealer): TransferStore {
     FROM json_to_recordset($1::json) AS r (key text, secret text, name text, description text,
       website text, callbacks json, signature_methods json, rsa_public_key text,
       constrained_device boolean, verified boolean, developer_id text, disabled boolean,
-      session_extension boolean, created_at bigint, secret_key_id text)
+      session_extension boolean, created_at bigint, secret_key_id text, remember_consent text,
+      token_response_identity boolean)
     ${replace ? upsert(CLIENT_COLUMNS) : ''}`;
   const tokensSql = (replace: boolean) => `
     INSERT INTO ${tokens} (${TOKEN_COLUMNS.join(', ')})

@@ -4,7 +4,7 @@
  * src/store/postgres/migrations.ts) applies the steps that have its form, in this order, and
  * records its own version: the number of its forms applied. A step one dialect does not need
  * has `null` there (SQLite's nonce log rebuilds), so the two versions differ (SQLite is at
- * 13 where PostgreSQL is at 11) and every database keeps the version it was written with.
+ * 14 where PostgreSQL is at 12) and every database keeps the version it was written with.
  *
  * Adding a migration: append ONE step at the end of `migrationSteps`, with a `name` saying
  * what it changes, a comment saying why, and both forms: `...alike((t) => sql)` when they
@@ -306,6 +306,24 @@ export const migrationSteps: readonly MigrationStep[] = [
     created_at ${t.int64} NOT NULL,
     expires_at ${t.int64}
   );
+  `,
+    ),
+  },
+  // Per client: consent remembered ('never' or 'same-scope') and the owner named in the token
+  // response; the owners' remembered consents, one per (owner, client).
+  {
+    name: 'remembered consents',
+    ...alike(
+      (t) => `
+  ALTER TABLE clients ADD COLUMN remember_consent TEXT NOT NULL DEFAULT 'never';
+  ALTER TABLE clients ADD COLUMN token_response_identity ${t.bool} NOT NULL DEFAULT ${t.no};
+  CREATE TABLE remembered_consents (
+    owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
+    client_key TEXT NOT NULL REFERENCES clients (key) ON DELETE CASCADE,
+    scope TEXT NOT NULL,
+    since ${t.int64} NOT NULL,
+    PRIMARY KEY (owner_id, client_key)
+  )${t.keyed};
   `,
     ),
   },

@@ -33,6 +33,8 @@ export const clientColumns = [
   'disabled',
   'session_extension',
   'created_at',
+  'remember_consent',
+  'token_response_identity',
 ] as const;
 
 export const tokenColumns = [
@@ -83,6 +85,8 @@ export function sealedClientRow(client: Client, sealer: Sealer, spell: Spelling)
     disabled: spell.bool(client.disabled),
     session_extension: spell.bool(client.sessionExtension),
     created_at: client.createdAt,
+    remember_consent: client.rememberConsent,
+    token_response_identity: spell.bool(client.tokenResponseIdentity),
   };
 }
 

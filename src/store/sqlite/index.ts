@@ -15,6 +15,7 @@ import { createMemoryRateCounters } from '../memory-rate-counters.ts';
 import { sqliteAdminTokens } from './admin-tokens.ts';
 import { sqliteAttempts } from './attempts.ts';
 import { sqliteClients } from './clients.ts';
+import { sqliteConsents } from './consents.ts';
 import { startCheckpointer, type CheckpointReport } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
 import { sqliteNonces } from './nonces.ts';
@@ -154,6 +155,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     nonces: sqliteNonces(db, transaction, busyTimeoutMs),
     sessions: sqlSessions(sql, fromRow),
+    consents: sqliteConsents(db),
     attempts: sqliteAttempts(db, transaction),
     rateCounters: createMemoryRateCounters(),
     transfer: cache.invalidating(sqliteTransfer(db, transaction, sealer), [

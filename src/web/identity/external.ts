@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResolvedWebOptions } from '../options.ts';
 import { cookieValue } from '../sessions.ts';
 import { cookieName } from '../../http/cookie-names.ts';
-import type { OidcSignIn } from './oidc.ts';
+import type { OidcSignIn, SignInHint } from './oidc.ts';
 import type { SignInStep } from '../sign-in-limit.ts';
 
 export const OIDC_CALLBACK_PATH = '/signin/oidc/callback';
@@ -53,7 +53,11 @@ export function createExternalSignIn(
     async start(
       request: FastifyRequest,
       reply: FastifyReply,
-      target: { readonly next: string; readonly oauthToken?: string | undefined },
+      target: {
+        readonly next: string;
+        readonly oauthToken?: string | undefined;
+        readonly hint?: SignInHint | undefined;
+      },
     ): Promise<FastifyReply> {
       // Each start stores a login challenge: a step under the per-address cap, wherever it
       // begins (the sign-in page, or the authorization page of a signed-out owner).
@@ -70,7 +74,12 @@ export function createExternalSignIn(
           oauthToken: target.oauthToken,
           data: JSON.stringify(checks),
         });
-        const url = await oidc.authorizationUrl(`${origin}${OIDC_CALLBACK_PATH}`, state, checks);
+        const url = await oidc.authorizationUrl(
+          `${origin}${OIDC_CALLBACK_PATH}`,
+          state,
+          checks,
+          target.hint,
+        );
         return reply.redirect(url.href, 303);
       }
       if (identity.source === 'delegated') {
@@ -83,6 +92,11 @@ export function createExternalSignIn(
         });
         const url = new URL(identity.loginUrl);
         url.searchParams.set('login_challenge', challenge);
+        // The login app signs the person in again, and may pre-fill its form (docs/identity.md).
+        if (target.hint?.forceLogin === true) url.searchParams.set('force_login', 'true');
+        if (target.hint?.loginHint !== undefined) {
+          url.searchParams.set('login_hint', target.hint.loginHint);
+        }
         return reply.redirect(url.href, 303);
       }
       throw new Error('Local accounts sign in on the sign-in form.');

@@ -37,6 +37,14 @@ export interface OidcChecks {
   readonly codeVerifier: string;
 }
 
+/** What the authorization page asks of the identity source (docs/identity.md "Sign in with"). */
+export interface SignInHint {
+  /** Sign the person in again, even with a live session at the source. */
+  readonly forceLogin?: boolean | undefined;
+  /** Who is expected to sign in (`screen_name`): pre-fills the source's form. */
+  readonly loginHint?: string | undefined;
+}
+
 export interface OidcPerson {
   readonly issuer: string;
   readonly subject: string;
@@ -91,10 +99,21 @@ export function createOidcSignIn(identity: OidcIdentity) {
       return { nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
     },
 
-    /** Where to send the browser: the provider's authorization endpoint with every check. */
-    async authorizationUrl(redirectUri: string, state: string, checks: OidcChecks): Promise<URL> {
+    /**
+     * Where to send the browser: the provider's authorization endpoint with every check.
+     * `hint.forceLogin` asks the provider to sign the person in again (`prompt=login`), and
+     * `hint.loginHint` names who is expected (`login_hint`; OpenID Connect Core §3.1.2.1).
+     */
+    async authorizationUrl(
+      redirectUri: string,
+      state: string,
+      checks: OidcChecks,
+      hint: SignInHint = {},
+    ): Promise<URL> {
       const config = await configured();
       return oidc.buildAuthorizationUrl(config, {
+        ...(hint.forceLogin === true ? { prompt: 'login' } : {}),
+        ...(hint.loginHint === undefined ? {} : { login_hint: hint.loginHint }),
         redirect_uri: redirectUri,
         scope: [...scopes].join(' '),
         response_type: 'code',

@@ -2,10 +2,15 @@
  * §2.2 resource owner authorization: the page the client sends the owner to. The owner signs
  * in, reads who asks and for what, and allows (verifier to the callback, or shown for `oob`)
  * or denies (`oauth_problem=user_refused`, or a page for `oob`).
+ *
+ * "Sign in with" (docs/identity.md): `/oauth/authenticate` takes the same request and sends
+ * an owner whose live grant covers it straight back; `force_login=true` signs the owner in
+ * again, `screen_name` names who is expected. A client that remembers consent is not asked
+ * again on either page within the scope the owner allowed.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isRegisteredCallback } from '../../provider/index.ts';
-import type { AuthorizationRequest } from '../../provider/index.ts';
+import type { Approval, AuthorizationRequest } from '../../provider/index.ts';
 import type { WebContext } from '../context.ts';
 import { missingTokenProblem } from '../error-page.ts';
 import { field, fields } from '../form.ts';
@@ -53,6 +58,29 @@ const consentSchema = page(
     description: 'The client sends the owner here with `?oauth_token=` (the temporary credential).',
   },
 );
+const authenticateSchema = page(
+  '"Sign in with" (authorization without asking again)',
+  {
+    200: html(
+      'Signed in without a covering grant: the consent page; oob with one: the verifier. Signed out, or with force_login and a sign-in from before the request: the sign-in form.',
+    ),
+    303: seeOther(
+      "A live grant covers the request: to the client's callback with oauth_token and oauth_verifier. Or to the identity provider or the login app.",
+    ),
+    400: html('No oauth_token: a page that says so.'),
+    403: html('The app that asked was disabled by the operator.'),
+    404: html('An unknown oauth_token (or its app was deleted).'),
+    410: html('The request expired, or was answered already (allowed or denied).'),
+    429: html('Signed out, with an identity source: too many sign-ins from this address.'),
+  },
+  {
+    description:
+      'The parameters of the authorization page, and `force_login=true` (sign in again) and `screen_name` (who is expected to sign in).',
+  },
+);
+/** The longest `screen_name` passed on: an account name, not a document. */
+const MAX_SCREEN_NAME = 100;
+
 const decisionSchema = page(
   "The owner's decision",
   {
@@ -109,30 +137,78 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
       token: asked.temporaryCredential.token,
       callback: callbackShown(asked),
       minutesLeft: minutesLeft(asked, provider.now()),
+      remembers: client.rememberConsent === 'same-scope',
     });
   }
 
-  fastify.get(path, { schema: consentSchema }, async (request, reply) => {
+  /** The approval sent on: to the callback, or (oob, §2.2) the verifier on a page. */
+  function sendApproval(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    asked: AuthorizationRequest,
+    approval: Approval,
+  ) {
+    if (approval.redirect !== undefined) return reply.redirect(approval.redirect, 303);
+    return render(request, reply, 'verifier', {
+      title: `Your code for ${asked.client.name}`,
+      client: asked.client,
+      verifier: approval.displayVerifier,
+      typing: asked.client.constrainedDevice,
+      minutesLeft: minutesLeft(asked, provider.now()),
+    });
+  }
+
+  /**
+   * Both pages: the request checked, the owner signed in (again, with `force_login`), then
+   * approved at once when consent stands, or asked. `authenticate` also accepts a live grant.
+   */
+  async function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    authenticate: boolean,
+  ): Promise<FastifyReply> {
     const token = field(request.query, 'oauth_token');
     if (token === '') return errors.show(request, reply, missingTokenProblem);
     // Check the request first: a dead link gets its clear page before any sign-in.
     const asked = await provider.authorization.describe(token);
-    if (request.signedIn === null) {
-      const next = `${path}?oauth_token=${encodeURIComponent(token)}`;
+    const forceLogin = authenticate && field(request.query, 'force_login') === 'true';
+    const screenName = authenticate
+      ? field(request.query, 'screen_name').trim().slice(0, MAX_SCREEN_NAME)
+      : '';
+    const back = new URLSearchParams({ oauth_token: token });
+    if (forceLogin) back.set('force_login', 'true');
+    if (screenName !== '') back.set('screen_name', screenName);
+    const next = `${authenticate ? options.paths.authenticate : path}?${back.toString()}`;
+    const signedIn = request.signedIn;
+    // force_login: only a sign-in made after the client asked counts (a session from before,
+    // however live, is signed in again); the return here then finds it fresh.
+    const fresh =
+      signedIn !== null && (!forceLogin || signedIn.since >= asked.temporaryCredential.createdAt);
+    if (!fresh) {
+      const hint = { forceLogin, loginHint: screenName === '' ? undefined : screenName };
       // An external source: straight to the identity provider or the login app, and back here.
       if (web.external !== undefined)
-        return web.external.start(request, reply, { next, oauthToken: token });
+        return web.external.start(request, reply, { next, oauthToken: token, hint });
       return render(request, reply, 'sign-in', {
         title: 'Sign in',
         next,
         client: asked.client,
-        username: '',
+        username: screenName !== '' ? screenName : (signedIn?.owner.username ?? ''),
         error: null,
         notice: null,
       });
     }
+    const standing = await provider.authorization.approveStanding(asked, signedIn.owner.id, {
+      liveGrant: authenticate,
+    });
+    if (standing !== undefined) return sendApproval(request, reply, asked, standing);
     return consentPage(request, reply, asked);
-  });
+  }
+
+  fastify.get(path, { schema: consentSchema }, (request, reply) => answer(request, reply, false));
+  fastify.get(options.paths.authenticate, { schema: authenticateSchema }, (request, reply) =>
+    answer(request, reply, true),
+  );
 
   fastify.post(
     path,
@@ -166,15 +242,8 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
         lifetime,
         scope,
       });
-      if (approval.redirect !== undefined) return reply.redirect(approval.redirect, 303);
-      // oob (§2.2): show the verifier and tell the owner to give it to the app.
-      return render(request, reply, 'verifier', {
-        title: `Your code for ${asked.client.name}`,
-        client: asked.client,
-        verifier: approval.displayVerifier,
-        typing: asked.client.constrainedDevice,
-        minutesLeft: minutesLeft(asked, provider.now()),
-      });
+      // oob (§2.2): the page shows the verifier and tells the owner to give it to the app.
+      return sendApproval(request, reply, asked, approval);
     },
   );
 }

@@ -18,6 +18,14 @@ const appsSchema = page('Connected apps', {
   ),
   303: seeOther('Not signed in: to the sign-in page.'),
 });
+const forgetSchema = page(
+  'Stop approving an app automatically',
+  {
+    303: seeOther('Back to Connected apps; the app’s next authorization asks again.'),
+    403: csrfRefused,
+  },
+  { description: 'Form fields `client_key` and `_csrf`.' },
+);
 const revokeFormSchema = page(
   'Revoke an app: confirm',
   {
@@ -55,11 +63,38 @@ export async function connectedAppsRoutes(
       expires:
         connection.expiresAt === null ? 'Until you revoke it' : formatTime(connection.expiresAt),
     }));
-    const revokedKey = field(request.query, 'revoked');
-    const revoked =
-      revokedKey === '' ? null : ((await provider.clients.find(revokedKey))?.name ?? 'The app');
-    return render(request, reply, 'connected-apps', { title: 'Connected apps', rows, revoked });
+    const remembered = (await provider.consents.list(signedIn.owner.id)).map((consent) => ({
+      client: consent.client,
+      scope: consent.scope
+        .split(' ')
+        .filter((name) => name !== '')
+        .map((name) => provider.policy.scopes[name] ?? name),
+      since: formatTime(consent.since),
+    }));
+    const nameOf = async (key: string) =>
+      key === '' ? null : ((await provider.clients.find(key))?.name ?? 'The app');
+    return render(request, reply, 'connected-apps', {
+      title: 'Connected apps',
+      rows,
+      remembered,
+      revoked: await nameOf(field(request.query, 'revoked')),
+      forgotten: await nameOf(field(request.query, 'forgotten')),
+    });
   });
+
+  // Stopping a remembered consent only makes the app ask again; its tokens are kept (Revoke
+  // ends those). CSRF-protected like every form.
+  fastify.post(
+    '/account/apps/forget',
+    { preHandler: fastify.csrfProtection, schema: forgetSchema },
+    async (request, reply) => {
+      const signedIn = signedInOrRedirect(request, reply);
+      if (signedIn === undefined) return reply;
+      const clientKey = field(request.body, 'client_key');
+      await provider.consents.forget(signedIn.owner.id, clientKey);
+      return reply.redirect(`/account/apps?forgotten=${encodeURIComponent(clientKey)}`, 303);
+    },
+  );
 
   // A confirmation first: revoking cannot be undone (the app would have to be connected anew).
   fastify.get('/account/apps/revoke', { schema: revokeFormSchema }, async (request, reply) => {

@@ -41,11 +41,12 @@ export async function externalSignInRoutes(
   oidc: OidcSignIn | undefined,
 ): Promise<void> {
   const { options, sessions, errors } = web;
+  const authorizationPages = [options.paths.authorize, options.paths.authenticate];
 
   /** The authorization request a `next` path answers, if it is the authorization page. */
   function oauthTokenOf(next: string): string | undefined {
     const url = new URL(next, 'http://latchkey.invalid');
-    if (url.pathname !== options.paths.authorize) return undefined;
+    if (!authorizationPages.includes(url.pathname)) return undefined;
     return url.searchParams.get('oauth_token') ?? undefined;
   }
 

@@ -24,12 +24,13 @@ const signOut = page('Sign out', { 303: seeOther('To the sign-in page.'), 403: c
 /** The sign-in form; when sign-in interrupts an authorization, it names the app asking. */
 function signInForm(web: WebContext) {
   const { options, render } = web;
+  const authorizationPages = [options.paths.authorize, options.paths.authenticate];
 
   /** When sign-in interrupts an authorization, say which app is asking (if the request is still good). */
   async function askingClient(next: string): Promise<{ readonly name: string } | null> {
     const url = new URL(next, 'http://latchkey.invalid');
     const token = url.searchParams.get('oauth_token');
-    if (url.pathname !== options.paths.authorize || token === null) return null;
+    if (!authorizationPages.includes(url.pathname) || token === null) return null;
     try {
       return (await options.provider.authorization.describe(token)).client;
     } catch {

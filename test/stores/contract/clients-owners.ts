@@ -24,6 +24,8 @@ export function describeClients(store: () => Store): void {
         constrainedDevice: true,
         verified: true,
         sessionExtension: true,
+        rememberConsent: 'same-scope',
+        tokenResponseIdentity: true,
       });
       const created = await store().clients.create(given);
       assert.equal(typeof created.createdAt, 'number');
@@ -35,6 +37,43 @@ export function describeClients(store: () => Store): void {
         createdAt: created.createdAt,
       });
       assert.deepEqual(await store().clients.find(given.key), created);
+    });
+
+    it('remembers one consent per owner and client, keeps its first moment, and forgets it', async () => {
+      const client = await store().clients.create(newClient());
+      const owner = await store().owners.create(newOwner());
+      const consents = store().consents;
+      await consents.remember({
+        ownerId: owner.id,
+        clientKey: client.key,
+        scope: 'read',
+        since: now,
+      });
+      await consents.remember({
+        ownerId: owner.id,
+        clientKey: client.key,
+        scope: 'read write',
+        since: now + minute,
+      });
+      assert.deepEqual(await consents.find(owner.id, client.key), {
+        ownerId: owner.id,
+        clientKey: client.key,
+        scope: 'read write',
+        since: now,
+      });
+      assert.equal((await consents.list(owner.id)).length, 1);
+      assert.equal(await consents.forget(owner.id, client.key), true);
+      assert.equal(await consents.forget(owner.id, client.key), false);
+      assert.equal(await consents.find(owner.id, client.key), undefined);
+      // Removing the client removes what was remembered for it.
+      await consents.remember({
+        ownerId: owner.id,
+        clientKey: client.key,
+        scope: 'read',
+        since: now,
+      });
+      await store().clients.remove(client.key);
+      assert.deepEqual(await consents.list(owner.id), []);
     });
 
     it('stores a client’s own rate limits, and clears them back to the default', async () => {

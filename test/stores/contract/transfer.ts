@@ -18,6 +18,8 @@ function client(overrides: Partial<Client> = {}): Client {
   return {
     ...newClient(),
     sessionExtension: false,
+    rememberConsent: 'never',
+    tokenResponseIdentity: false,
     requestsPerMinute: null,
     failuresPerMinute: null,
     createdAt: now - 5 * minute,
