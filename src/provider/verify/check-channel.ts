@@ -1,5 +1,5 @@
 /**
- * Step 2 of verification, the channel: TLS where secrets travel. The flow endpoints answer
+ * A verification step (pipeline.ts), the channel: TLS where secrets travel. The flow endpoints answer
  * with credentials (§2.1, §2.3: the server "MUST require the use of a transport-layer
  * mechanism such as TLS"), and PLAINTEXT sends the secrets themselves (§3.4.4). Whether the
  * channel is secure is the adapter's finding (`IncomingRequest.secure`,

@@ -1,5 +1,5 @@
 /**
- * Step 1 of verification: the protocol parameters are present, single, well-formed and known
+ * The first verification step (pipeline.ts): the protocol parameters are present, single, well-formed and known
  * (§3.1, §3.2, §2.1–2.3 for the flow's own parameters, the Request Body Hash and session
  * extensions). Cheap checks first, before any lookup.
  */

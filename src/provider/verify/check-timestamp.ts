@@ -1,5 +1,5 @@
 /**
- * Step 3 of verification: the timestamp is within the window either way (§3.3), so nonces need
+ * A verification step (pipeline.ts): the timestamp is within the window either way (§3.3), so nonces need
  * only be kept for the window. A refusal carries `oauth_acceptable_timestamps` (Problem
  * Reporting).
  */

@@ -1,5 +1,5 @@
 /**
- * Step 4 of verification: look up the client and the token (§3.2: "the client credentials
+ * A verification step (pipeline.ts): look up the client and the token (§3.2: "the client credentials
  * and token … are valid"). An unknown client key, or a token that does not exist or belongs
  * to another client, is refused here, before any signature is computed: identifiers are not
  * secrets (every request carries them in clear), so naming them costs nothing, and no work
