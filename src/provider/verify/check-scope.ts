@@ -3,10 +3,10 @@
  * and who is calling.
  */
 import { OAuthError } from '../../protocol/index.ts';
-import type { Client, Store, TokenCredential } from '../../store/types.ts';
+import type { TokenCredential } from '../../store/types.ts';
 import { describeCaller } from '../caller.ts';
-import type { VerifiedCaller } from '../caller.ts';
 import { scopeIncludes } from '../scope.ts';
+import type { Verification } from './verification.ts';
 
 /** §3.2 leaves what a token grants to the server: the scope the resource requires. */
 export function checkScope(token: TokenCredential | undefined, required: string | undefined): void {
@@ -17,17 +17,17 @@ export function checkScope(token: TokenCredential | undefined, required: string 
 
 /**
  * §3: who is calling. The owner comes through the store's cache (SQLite's read cache, the
- * per-instance cache on PostgreSQL + Redis).
+ * per-instance cache on PostgreSQL + Redis). Sets `verification.caller`.
  */
-export async function identifyCaller(
-  store: Store,
-  client: Client,
-  token: TokenCredential | undefined,
-): Promise<VerifiedCaller> {
-  if (token === undefined) return describeCaller(client, undefined, undefined);
-  const owner = await store.owners.findById(token.ownerId);
+export async function identifyCaller(verification: Verification): Promise<void> {
+  const { client, tokenCredential: token } = verification.loaded!;
+  if (token === undefined) {
+    verification.caller = describeCaller(client, undefined, undefined);
+    return;
+  }
+  const owner = await verification.deps.store.owners.findById(token.ownerId);
   // Removing an owner removes its tokens: only a race with that removal gets here.
   if (owner === undefined)
     throw new OAuthError('token_revoked', 'The owner of this token was removed.');
-  return describeCaller(client, token, owner);
+  verification.caller = describeCaller(client, token, owner);
 }

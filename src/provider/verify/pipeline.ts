@@ -96,9 +96,7 @@ const credentials: VerificationStep = {
   name: 'the client and token exist (no I/O when cached)',
   refuses: [refusal(401, 'consumer_key_unknown'), refusal(401, 'token_rejected')],
   rfc: '§3.2',
-  async run(v) {
-    v.loaded = await loadCredentials(v.deps.store, v.deps.keys, v.protocol!, v.options.kind);
-  },
+  run: loadCredentials,
 };
 
 const clientMethod: VerificationStep = {
@@ -174,10 +172,7 @@ const caller: VerificationStep = {
   name: "the caller: the owner, from the store's cache, secrets stripped",
   refuses: [refusal(401, 'token_revoked')],
   rfc: '§3',
-  async run(v) {
-    const { client, tokenCredential } = v.loaded!;
-    v.caller = await identifyCaller(v.deps.store, client, tokenCredential);
-  },
+  run: identifyCaller,
 };
 
 const launchShape: VerificationStep = {
@@ -266,22 +261,14 @@ export const pipelines: readonly Pipeline[] = [
 
 /** Runs each step in order; the first refusal ends it (through `refused`, when set). */
 export async function runPipeline(pipeline: Pipeline, verification: Verification): Promise<void> {
-  const refused = pipeline.refused;
-  if (refused === undefined) return runSteps(pipeline.steps, verification);
   try {
-    await runSteps(pipeline.steps, verification);
+    for (const step of pipeline.steps) {
+      const pending = step.run(verification);
+      if (pending !== undefined) await pending;
+    }
   } catch (error) {
-    if (!(error instanceof OAuthError)) throw error;
+    const refused = pipeline.refused;
+    if (refused === undefined || !(error instanceof OAuthError)) throw error;
     throw await refused.run(verification, error);
-  }
-}
-
-async function runSteps(
-  steps: readonly VerificationStep[],
-  verification: Verification,
-): Promise<void> {
-  for (const step of steps) {
-    const pending = step.run(verification);
-    if (pending !== undefined) await pending;
   }
 }
