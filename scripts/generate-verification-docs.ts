@@ -1,7 +1,7 @@
 // Writes the table of verification steps into docs/decisions.md ("Verification steps"),
 // between its markers, from the pipelines the provider runs (src/provider/verify/pipeline.ts).
-// `node scripts/generate-verification-docs.ts` runs it; test/docs/verification-docs.test.ts fails when the
-// committed table drifts from the pipelines.
+// `node scripts/generate-verification-docs.ts` runs it; test/docs/verification-docs.test.ts
+// fails when the committed table drifts from the pipelines.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pipelines } from '../src/provider/verify/pipeline.ts';

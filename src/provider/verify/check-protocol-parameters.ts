@@ -1,7 +1,7 @@
 /**
- * The first verification step (pipeline.ts): the protocol parameters are present, single, well-formed and known
- * (§3.1, §3.2, §2.1–2.3 for the flow's own parameters, the Request Body Hash and session
- * extensions). Cheap checks first, before any lookup.
+ * The first verification step (pipeline.ts): the protocol parameters are present, single,
+ * well-formed and known (§3.1, §3.2, §2.1–2.3 for the flow's own parameters, the Request Body Hash
+ * and session extensions). Cheap checks first, before any lookup.
  */
 import { OAuthError, printable } from '../../protocol/index.ts';
 import type { CollectedParameters } from '../../protocol/index.ts';

@@ -1,9 +1,9 @@
 /**
- * A verification step (pipeline.ts): look up the client and the token (§3.2: "the client credentials
- * and token … are valid"). An unknown client key, or a token that does not exist or belongs
- * to another client, is refused here, before any signature is computed: identifiers are not
- * secrets (every request carries them in clear), so naming them costs nothing, and no work
- * is spent on a signature that no key could have made (docs/decisions.md).
+ * A verification step (pipeline.ts): look up the client and the token (§3.2: "the client
+ * credentials and token … are valid"). An unknown client key, or a token that does not exist or
+ * belongs to another client, is refused here, before any signature is computed: identifiers are
+ * not secrets (every request carries them in clear), so naming them costs nothing, and no work is
+ * spent on a signature that no key could have made (docs/decisions.md).
  */
 import { OAuthError } from '../../protocol/index.ts';
 import type { SignatureKeys } from '../../protocol/index.ts';
