@@ -20,7 +20,7 @@ export interface VerifyOptions {
   readonly tokenRequired: boolean;
   /** For resource requests: a body that is not form-encoded must carry oauth_body_hash. */
   readonly requireBodyHash?: boolean | undefined;
-  /** The token standing step lets an expired token through (its caller decides what it may still do). */
+  /** The token's standing lets an expired token through (its caller decides what it may do). */
   readonly tokenMayBeExpired?: boolean | undefined;
   /** For resource requests: scope names the token must carry; undefined or '' requires none. */
   readonly scope?: string | undefined;
