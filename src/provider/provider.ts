@@ -2,15 +2,13 @@
  * The provider: every rule of the service behind one object, framework-free. HTTP adapters,
  * the web pages and the CLI all go through it, so a rule lives in one place.
  */
-import { OAuthError } from '../protocol/index.ts';
 import type { SealedSecretStore, Store } from '../store/types.ts';
 import {
   approveAuthorization,
   describeAuthorization,
   denyAuthorization,
 } from './flow/authorization.ts';
-import type { ApproveOptions } from './flow/authorization.ts';
-import { describeCaller } from './caller.ts';
+import type { ApproveOptions, AuthorizationDependencies } from './flow/authorization.ts';
 import { createCredentialKeys } from './verify/credential-keys.ts';
 import type { VerifiedResourceRequest } from './caller.ts';
 import { cacheReportOf } from '../store/cached.ts';
@@ -19,8 +17,6 @@ import { createConnectionBook } from './flow/connections.ts';
 import { createConsentBook, rememberConsent, standingConsent } from './flow/standing-consent.ts';
 import type { ConsentBook } from './flow/standing-consent.ts';
 import { createLoginDesk } from './accounts/logins.ts';
-import { checkLaunchRequest, readLaunch, refusedLaunch } from './lti/lti-launch.ts';
-import type { LtiLaunch } from './lti/lti-launch.ts';
 import { createOwnerDirectory } from './accounts/owners.ts';
 import type { ExternalIdentity } from './accounts/owners.ts';
 import { resolvePolicy } from './policy.ts';
@@ -33,6 +29,7 @@ import { createAuditTrail, type AuditTrail } from './audit.ts';
 import { createProviderEvents, type ProviderEvents } from './events.ts';
 import { createAdminDesk, type AdminDesk } from './admin/admin-desk.ts';
 import { createAdminTokens } from './admin/admin-tokens.ts';
+import { createWebhookDesk, type WebhookDesk } from './webhooks/webhooks.ts';
 import { createSignInThrottle } from './accounts/sign-in-throttle.ts';
 import { invalidateToken } from './flow/invalidation.ts';
 import { carriesSessionHandle, renewTokenCredentials } from './flow/session-extension.ts';
@@ -43,8 +40,9 @@ import { exportRecords } from './transfer/export.ts';
 import type { ExportOptions } from './transfer/export.ts';
 import { createImport } from './transfer/import.ts';
 import type { ImportOptions } from './transfer/import.ts';
-import { verifyRequest, verifyResourceRequest } from './verify/verify-request.ts';
-import { createWebhookDesk, type WebhookDesk } from './webhooks/webhooks.ts';
+import { verifyLtiLaunch, verifyResourceRequest } from './verify/verify-request.ts';
+import type { VerifiedLtiLaunch } from './verify/verify-request.ts';
+import { createUpkeep } from './upkeep.ts';
 import type { CacheReport } from '../store/cached.ts';
 import type { Client } from '../store/types.ts';
 import type { AuthorizationRequest, Approval } from './flow/authorization.ts';
@@ -90,10 +88,7 @@ export interface ResourceOptions {
   readonly requireBodyHash?: boolean | undefined;
 }
 
-/** A verified Basic LTI launch: the LMS as the caller (two-legged), and the launch's fields. */
-export interface VerifiedLtiLaunch extends VerifiedResourceRequest {
-  readonly launch: LtiLaunch;
-}
+export type { VerifiedLtiLaunch };
 
 /**
  * The provider: the one door to the service's rules. HTTP adapters, the pages, the middleware
@@ -211,39 +206,92 @@ export function createProvider(options: ProviderOptions): Provider {
     options.monotonicNow ?? (options.now === undefined ? () => performance.now() : now),
   );
   const events = createProviderEvents();
-  const deps = { store, policy, now, keys: createCredentialKeys() };
-  const rateLimits = createRateLimits(store.rateCounters, policy, now);
-  const resourceDeps = { ...deps, rateLimits };
-  const lastUse = new Map<string, number>();
-
-  async function flushLastUse(): Promise<void> {
-    if (lastUse.size === 0) return;
-    const batch = new Map(lastUse);
-    lastUse.clear();
-    await store.tokenCredentials.touch(batch);
-  }
-
-  async function maintain(): Promise<void> {
-    // Forgetting cannot be undone: never at a time the wall clock was merely stepped to.
-    const at = purgeNow();
-    await flushLastUse();
-    await store.nonces.purgeExpired(Math.floor(at / 1000));
-    await store.temporaryCredentials.purgeExpired(at);
-    await store.sessions.purgeExpired(at);
-    await store.loginChallenges.purgeExpired(at);
-    await store.audit.purgeBefore(at - policy.auditRetentionDays * 86_400_000);
-    // The delivery log is kept as long as the audit trail.
-    await store.webhooks.purgeFinishedBefore(at - policy.auditRetentionDays * 86_400_000);
-  }
-
-  let timer: NodeJS.Timeout | undefined;
-  let storeClosed = false;
-  const audit = createAuditTrail(store, events, now);
   const webhooks = createWebhookDesk(store.webhooks, now, events);
-  const directory = createOwnerDirectory(store);
-  // What an operator does to accounts (`latchkey users add|passwd|remove`) is a security
-  // event too (the audit trail): who, never the password.
-  const owners: typeof directory = {
+  const deps = { store, policy, now, keys: createCredentialKeys() };
+  const resourceDeps = { ...deps, rateLimits: createRateLimits(store.rateCounters, policy, now) };
+  const upkeep = createUpkeep({
+    store,
+    policy,
+    events,
+    webhooks,
+    purgeNow,
+    intervalMs: options.maintenanceIntervalMs ?? 5000,
+    ownsStore: options.ownsStore === true,
+  });
+  const audit = createAuditTrail(store, events, now);
+  const owners = withOwnerEvents(createOwnerDirectory(store), events);
+  const authorization = createAuthorizationDesk(deps, events, owners);
+  const tokens = createTokenLedger(store, policy, now, events);
+
+  return {
+    policy,
+    events,
+    audit,
+    secrets: store.secrets,
+    clients: createClientRegistry(store, policy.signatureMethods, events),
+    owners,
+    tokens,
+    connections: createConnectionBook(store, now, upkeep.flushLastUse, tokens.revokeGrant),
+    consents: createConsentBook(deps, (ownerId, clientKey) =>
+      events.emit('consent.forgotten', { ownerId, clientKey }),
+    ),
+    sessions: createSessionBook(store, now, events),
+    admin: createAdminDesk({
+      store,
+      now,
+      events,
+      tokens,
+      adminTokens: createAdminTokens(store, now, events),
+    }),
+    signIns: createSignInThrottle(store, now, policy.signIn, events),
+    logins: createLoginDesk({ store, now, owners, events, deny: authorization.deny }),
+    webhooks,
+    now,
+    transfer: {
+      importer: (options?: ImportOptions) =>
+        createImport({ store, policy, now, events, owners }, options),
+      export: (options?: ExportOptions) => exportRecords(store, options),
+    },
+    issueTemporaryCredentials: (request: IncomingRequest) =>
+      issueTemporaryCredentials(deps, request),
+    authorization,
+    // With `oauth_session_handle`, the session extension's renewal of the token credential
+    // the request is signed with.
+    exchangeTokenCredentials: (request: IncomingRequest) =>
+      carriesSessionHandle(request)
+        ? renewTokenCredentials({ ...deps, events }, request)
+        : exchangeTokenCredentials(deps, request),
+    invalidateToken: (request: IncomingRequest) => invalidateToken({ ...deps, events }, request),
+
+    // The pipeline (verify/pipeline.ts) runs the rate limits with the verification; a used
+    // token's last-use time is written with the next batch.
+    async verifyResourceRequest(request: IncomingRequest, resource: ResourceOptions = {}) {
+      const verified = await verifyResourceRequest(resourceDeps, request, {
+        tokenRequired: resource.tokenRequired ?? true,
+        requireBodyHash: resource.requireBodyHash ?? false,
+        scope: resource.scope,
+      });
+      if (verified.caller.token !== null) upkeep.recordUse(verified.caller.token, now());
+      return verified;
+    },
+    verifyLtiLaunch: (request: IncomingRequest) => verifyLtiLaunch(resourceDeps, request),
+
+    startMaintenance: upkeep.startMaintenance,
+    maintain: upkeep.maintain,
+    flushLastUse: upkeep.flushLastUse,
+    ping: (): Promise<boolean> => store.ping(),
+    nonceCount: (): Promise<number> => store.nonces.size(),
+    cacheReport: () => cacheReportOf(store),
+    close: upkeep.close,
+  };
+}
+
+/**
+ * What an operator does to accounts (`latchkey users add|passwd|remove`) is a security event
+ * too (the audit trail): who, never the password.
+ */
+function withOwnerEvents(directory: OwnerDirectory, events: ProviderEvents): OwnerDirectory {
+  return {
     ...directory,
     async create(username: string, password: string) {
       const owner = await directory.create(username, password);
@@ -278,6 +326,14 @@ export function createProvider(options: ProviderOptions): Provider {
       return owner;
     },
   };
+}
+
+/** §2.2: the owner's decision, each one a security event. */
+function createAuthorizationDesk(
+  deps: AuthorizationDependencies,
+  events: ProviderEvents,
+  owners: OwnerDirectory,
+): Provider['authorization'] {
   // Described once, then answered: the store re-checks the request as it writes (§2.2).
   async function approve(
     request: string | AuthorizationRequest,
@@ -324,202 +380,25 @@ export function createProvider(options: ProviderOptions): Provider {
     events.emit('authorization.denied', { ownerId, clientKey: asked.client.key });
     return denied;
   }
-  const tokens = createTokenLedger(store, policy, now, events);
-
-  const provider: Provider = {
-    policy,
-    events,
-    audit,
-    secrets: store.secrets,
-    clients: createClientRegistry(store, policy.signatureMethods, events),
-    owners,
-    tokens,
-    /** An owner's connected apps, and ending one (the pages' "Connected apps"). */
-    connections: createConnectionBook(store, now, flushLastUse, tokens.revokeGrant),
-    consents: createConsentBook(deps, (ownerId, clientKey) =>
-      events.emit('consent.forgotten', { ownerId, clientKey }),
-    ),
-    /** Signed-in browsers of the pages. */
-    sessions: createSessionBook(store, now, events),
-    admin: createAdminDesk({
-      store,
-      now,
-      events,
-      tokens,
-      adminTokens: createAdminTokens(store, now, events),
-    }),
-    /** Sign-in counters (policy.signIn). */
-    signIns: createSignInThrottle(store, now, policy.signIn, events),
-    /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */
-    logins: createLoginDesk({ store, now, owners, events, deny }),
-    webhooks,
-    now,
-
-    /** Credentials moved in and out in bulk (`latchkey import` / `export`, docs/import.md). */
-    transfer: {
-      /** An import of one file: check every record, then write clients, then tokens. */
-      importer: (options?: ImportOptions) =>
-        createImport({ store, policy, now, events, owners }, options),
-      export: (options?: ExportOptions) => exportRecords(store, options),
-    },
-
-    /** §2.1 endpoint. */
-    issueTemporaryCredentials: (request: IncomingRequest) =>
-      issueTemporaryCredentials(deps, request),
-
-    /** §2.2 endpoint, for the pages, and for embedders who render their own. */
-    authorization: {
-      describe: (token: string) => describeAuthorization(deps, token),
-      approve,
-      /**
-       * Approves for a person of the embedder's own user base, named by subject: the owner is
-       * created on first use (no password), its name kept current. `source` defaults to
-       * `delegated`.
-       * @example await provider.authorization.approveFor(token, { subject: 'user-42', name: 'Ada' });
-       */
-      async approveFor(
-        token: string,
-        person: Omit<ExternalIdentity, 'source'> & { readonly source?: ExternalIdentity['source'] },
-        options?: ApproveOptions,
-      ) {
-        // Check the request first, so a dead link creates no owner.
-        const asked = await describeAuthorization(deps, token);
-        const owner = await owners.signInExternal({
-          ...person,
-          source: person.source ?? 'delegated',
-        });
-        return approve(asked, owner.id, options);
-      },
-      approveStanding,
-      deny,
-    },
-
+  return {
+    describe: (token: string) => describeAuthorization(deps, token),
+    approve,
     /**
-     * §2.3 endpoint; with `oauth_session_handle`, the session extension's renewal of the token
-     * credential the request is signed with.
+     * Approves for a person of the embedder's own user base, named by subject: the owner is
+     * created on first use (no password), its name kept current. `source` defaults to
+     * `delegated`.
+     * @example await provider.authorization.approveFor(token, { subject: 'user-42', name: 'Ada' });
      */
-    exchangeTokenCredentials: (request: IncomingRequest) =>
-      carriesSessionHandle(request)
-        ? renewTokenCredentials({ ...deps, events }, request)
-        : exchangeTokenCredentials(deps, request),
-
-    /** The client ends the token it signs with (`POST /oauth/invalidate_token`). */
-    invalidateToken: (request: IncomingRequest) => invalidateToken({ ...deps, events }, request),
-
-    /**
-     * §3: a protected resource request, verified (verify-request.ts, steps 1–13), and its
-     * caller: client, owner, scope and token, no secrets. The owner comes from the store's
-     * cache (no round trip in the common case). Within the client's rate limits
-     * (rate-limits.ts): a source over its failure limit is refused before any work, and each
-     * failure is counted.
-     */
-    async verifyResourceRequest(
-      request: IncomingRequest,
-      resource: ResourceOptions = {},
-    ): Promise<VerifiedResourceRequest> {
-      rateLimits.checkBlocked(request);
-      let verified: VerifiedResourceRequest;
-      try {
-        verified = await verifyResourceRequest(resourceDeps, request, {
-          tokenRequired: resource.tokenRequired ?? true,
-          requireBodyHash: resource.requireBodyHash ?? false,
-          scope: resource.scope,
-        });
-      } catch (error) {
-        if (!(error instanceof OAuthError)) throw error;
-        throw await rateLimits.countFailure(request, error, (key) => store.clients.find(key));
-      }
-      if (verified.caller.token !== null) lastUse.set(verified.caller.token, now());
-      return verified;
+    async approveFor(token, person, options) {
+      // Check the request first, so a dead link creates no owner.
+      const asked = await describeAuthorization(deps, token);
+      const owner = await owners.signInExternal({
+        ...person,
+        source: person.source ?? 'delegated',
+      });
+      return approve(asked, owner.id, options);
     },
-
-    /**
-     * A Basic LTI 1.1 launch (docs/lti.md): shaped as a launch (checked first, no I/O), then
-     * verified as a request signed by the LMS alone, with the same window and nonce store as
-     * every request, and within the LMS's rate limits as every protected request is (a source
-     * over its failure limit refused first, each failure and each launch counted). PLAINTEXT
-     * is refused: it carries no nonce, so a launch could be replayed. A refusal after the
-     * signature verified the form carries its return URL (LaunchRefusal); any other does not.
-     */
-    async verifyLtiLaunch(request: IncomingRequest): Promise<VerifiedLtiLaunch> {
-      rateLimits.checkBlocked(request);
-      let formSigned = false;
-      try {
-        const fields = checkLaunchRequest(request);
-        const verified = await verifyRequest(deps, request, {
-          kind: 'resource',
-          tokenRequired: false,
-          onSignatureVerified: (method) => (formSigned = method.usesBaseString),
-        });
-        if (!verified.protocol.signatureMethod.usesBaseString) {
-          throw new OAuthError(
-            'signature_method_rejected',
-            'An LTI launch is signed with HMAC-SHA1 (a method with a nonce), not PLAINTEXT.',
-          );
-        }
-        if (verified.tokenCredential !== undefined) {
-          throw new OAuthError(
-            'parameter_rejected',
-            'An LTI launch is signed by the consumer alone; it takes no oauth_token.',
-            { advice: { oauth_parameters_rejected: 'oauth_token' } },
-          );
-        }
-        const counted = rateLimits.countRequest(verified.client);
-        if (counted !== undefined) await counted;
-        return {
-          caller: describeCaller(verified.client, undefined, undefined),
-          parameters: {
-            query: verified.parameters.query,
-            form: verified.parameters.form,
-            header: verified.parameters.header,
-          },
-          launch: readLaunch(fields, verified.client.key),
-        };
-      } catch (error) {
-        if (!(error instanceof OAuthError)) throw error;
-        const refusal = await rateLimits.countFailure(request, error, (key) =>
-          store.clients.find(key),
-        );
-        throw formSigned ? refusedLaunch(refusal, request) : refusal;
-      }
-    },
-
-    /** Starts periodic upkeep (last-use writes, purges of expired nonces and credentials). */
-    startMaintenance(): void {
-      if (timer !== undefined) return;
-      timer = setInterval(() => {
-        maintain().catch((error: unknown) => events.emit('error.maintenance', error));
-      }, options.maintenanceIntervalMs ?? 5000);
-      timer.unref();
-    },
-
-    maintain,
-    flushLastUse,
-
-    /** True when the store's backing services answer (for /readyz). */
-    ping: (): Promise<boolean> => store.ping(),
-    /** Nonces held (for the metrics). */
-    nonceCount: (): Promise<number> => store.nonces.size(),
-    /** The per-instance cache's counters, with a shared store; undefined without one. */
-    cacheReport: () => cacheReportOf(store),
-
-    async close(): Promise<void> {
-      if (timer !== undefined) clearInterval(timer);
-      timer = undefined;
-      try {
-        // Deliveries in flight are given back, and the events of a short command (the CLI)
-        // are in the delivery queue, before the store closes.
-        await webhooks.stopWorkers(0);
-        await webhooks.settled();
-        await flushLastUse();
-      } finally {
-        // The store is closed even when the last writes fail.
-        if (options.ownsStore === true && !storeClosed) {
-          storeClosed = true;
-          await store.close();
-        }
-      }
-    },
+    approveStanding,
+    deny,
   };
-  return provider;
 }

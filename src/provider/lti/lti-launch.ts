@@ -2,11 +2,14 @@
  * IMS Basic LTI 1.1 launches, read from the request: a launch is a form POST from the LMS
  * (the tool consumer), signed by it alone (two-legged) like any other request, so it goes
  * through the same verification (window, nonce store, problem codes). This module has one
- * job: check that a request is shaped as a launch (before verification, no I/O), read its
- * fields into a typed launch (after), and say where a refused launch may send the person.
+ * job: check that a request is shaped as a launch (before verification, no I/O) and signed
+ * as one (after the signature), read its fields into a typed launch, and say where a refused
+ * launch may send the person. The steps run in the verification pipeline
+ * (verify/pipeline.ts).
  * @see https://www.imsglobal.org/specs/ltiv1p1/implementation-guide
  */
 import { isFormContentType, OAuthError, parseFormUrlEncoded } from '../../protocol/index.ts';
+import type { SignatureMethod } from '../../protocol/index.ts';
 import type { IncomingRequest } from '../request.ts';
 
 export const LTI_MESSAGE_TYPE = 'basic-lti-launch-request';
@@ -73,6 +76,26 @@ export function checkLaunchRequest(request: IncomingRequest): LaunchFields {
   return fields;
 }
 
+/**
+ * Once the request verified: a launch is signed with a method that has a nonce (PLAINTEXT
+ * carries none, so a launch could be replayed), by the consumer alone (two-legged).
+ */
+export function checkLaunchSigner(method: SignatureMethod, token: string | undefined): void {
+  if (!method.usesBaseString) {
+    throw new OAuthError(
+      'signature_method_rejected',
+      'An LTI launch is signed with HMAC-SHA1 (a method with a nonce), not PLAINTEXT.',
+    );
+  }
+  if (token !== undefined) {
+    throw new OAuthError(
+      'parameter_rejected',
+      'An LTI launch is signed by the consumer alone; it takes no oauth_token.',
+      { advice: { oauth_parameters_rejected: 'oauth_token' } },
+    );
+  }
+}
+
 /** The typed launch, once the request's signature, window and nonce were checked. */
 export function readLaunch(fields: LaunchFields, consumerKey: string): LtiLaunch {
   const optional = (name: string) => {
@@ -121,9 +144,9 @@ export class LaunchRefusal extends OAuthError {
   }
 }
 
-/** `error`, carrying the launch's return URL when it names one (the form was verified). */
-export function refusedLaunch(error: OAuthError, request: IncomingRequest): OAuthError {
-  const returnUrl = launchReturnUrl(request);
+/** `error`, carrying the launch's return URL when its verified form names one. */
+export function refusedLaunch(error: OAuthError, fields: LaunchFields): OAuthError {
+  const returnUrl = launchReturnUrl(fields);
   return returnUrl === undefined ? error : new LaunchRefusal(error, returnUrl);
 }
 
@@ -132,11 +155,10 @@ export function refusedLaunch(error: OAuthError, request: IncomingRequest): OAut
  * undefined otherwise (the tool then shows its own error page). Only the scheme is checked,
  * so the answer is a plain redirect and never a script; only a verified form is read.
  */
-function launchReturnUrl(request: IncomingRequest): URL | undefined {
-  if (!isFormContentType(request.contentType)) return undefined;
+function launchReturnUrl(fields: LaunchFields): URL | undefined {
+  const raw = fields.get('launch_presentation_return_url');
+  if (raw === undefined || raw === '') return undefined;
   try {
-    const raw = formFields(request.body)?.get('launch_presentation_return_url');
-    if (raw === undefined || raw === '') return undefined;
     const url = new URL(raw);
     return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
   } catch {

@@ -1,5 +1,5 @@
 /**
- * Step 8 of verification, the Request Body Hash extension: once the signature proved
+ * A verification step (pipeline.ts), the Request Body Hash extension: once the signature proved
  * `oauth_body_hash` authentic, the body must be the one that was hashed (with the digest of
  * the signature method), so a body changed on the way is refused like a changed parameter.
  * With PLAINTEXT, which signs nothing (the channel protects the request, §3.4.4), the hash

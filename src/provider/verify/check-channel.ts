@@ -1,10 +1,9 @@
 /**
- * Step 2 of verification, the channel: TLS where secrets travel. The flow endpoints answer
- * with credentials (§2.1, §2.3: the server "MUST require the use of a transport-layer
+ * A verification step (pipeline.ts), the channel: TLS where secrets travel. The flow endpoints
+ * answer with credentials (§2.1, §2.3: the server "MUST require the use of a transport-layer
  * mechanism such as TLS"), and PLAINTEXT sends the secrets themselves (§3.4.4). Whether the
- * channel is secure is the adapter's finding (`IncomingRequest.secure`,
- * http/incoming-request.ts `isSecureChannel`); which requests need it is decided here, and
- * only here.
+ * channel is secure is the adapter's finding (`IncomingRequest.secure`, http/incoming-request.ts
+ * `isSecureChannel`); which requests need it is decided here, and only here.
  */
 import { OAuthError } from '../../protocol/index.ts';
 import type { SignatureMethod } from '../../protocol/index.ts';

@@ -1,7 +1,7 @@
 /**
- * Step 1 of verification: the protocol parameters are present, single, well-formed and known
- * (§3.1, §3.2, §2.1–2.3 for the flow's own parameters, the Request Body Hash and session
- * extensions). Cheap checks first, before any lookup.
+ * The first verification step (pipeline.ts): the protocol parameters are present, single,
+ * well-formed and known (§3.1, §3.2, §2.1–2.3 for the flow's own parameters, the Request Body Hash
+ * and session extensions). Cheap checks first, before any lookup.
  */
 import { OAuthError, printable } from '../../protocol/index.ts';
 import type { CollectedParameters } from '../../protocol/index.ts';
@@ -139,28 +139,8 @@ export function checkProtocolParameters(
   checkNonEmpty('oauth_nonce', nonce, policy.maxValueBytes);
   checkNonEmpty('oauth_verifier', verifier, policy.maxValueBytes);
   checkNonEmpty('oauth_session_handle', sessionHandle, policy.maxValueBytes);
-  if (token !== undefined && tooLong(token, policy.maxValueBytes)) {
-    throw new OAuthError(
-      'parameter_rejected',
-      `oauth_token must be at most ${policy.maxValueBytes} bytes.`,
-      {
-        advice: { oauth_parameters_rejected: 'oauth_token' },
-      },
-    );
-  }
-  let timestamp: number | undefined;
-  if (rawTimestamp !== undefined && TIMESTAMP.test(rawTimestamp) && Number(rawTimestamp) > 0) {
-    timestamp = Number(rawTimestamp); // the usual case, one test
-  } else if (rawTimestamp !== undefined) {
-    if (!/^[0-9]+$/.test(rawTimestamp) || /^0+$/.test(rawTimestamp)) {
-      throw new OAuthError('parameter_rejected', 'oauth_timestamp must be a positive integer.', {
-        advice: { oauth_parameters_rejected: 'oauth_timestamp' },
-      });
-    }
-    // More than 10 digits: a 13-digit millisecond timestamp is refused by the window check
-    // with the range, so the client developer sees why (check-timestamp, a far-future time).
-    timestamp = Number.MAX_SAFE_INTEGER;
-  }
+  checkTokenLength(token, policy.maxValueBytes);
+  const timestamp = rawTimestamp === undefined ? undefined : readTimestamp(rawTimestamp);
   return {
     consumerKey: consumerKey!,
     token,
@@ -173,6 +153,19 @@ export function checkProtocolParameters(
     bodyHash,
     ...(sessionHandle === undefined ? {} : { sessionHandle }),
   };
+}
+
+/** §3.3: a positive integer, seconds since the epoch. */
+function readTimestamp(raw: string): number {
+  if (TIMESTAMP.test(raw) && Number(raw) > 0) return Number(raw); // the usual case, one test
+  if (!/^[0-9]+$/.test(raw) || /^0+$/.test(raw)) {
+    throw new OAuthError('parameter_rejected', 'oauth_timestamp must be a positive integer.', {
+      advice: { oauth_parameters_rejected: 'oauth_timestamp' },
+    });
+  }
+  // More than 10 digits: a 13-digit millisecond timestamp is refused by the window check
+  // with the range, so the client developer sees why (check-timestamp, a far-future time).
+  return Number.MAX_SAFE_INTEGER;
 }
 
 /** base64 of a SHA-1, SHA-256 or SHA-512 digest: 28, 44 or 88 characters. */
@@ -227,6 +220,18 @@ function checkNonEmpty(name: string, value: string | undefined, maxValueBytes: n
       },
     );
   }
+}
+
+/** oauth_token, when sent, is at most maxValueBytes bytes (an empty one means none). */
+function checkTokenLength(token: string | undefined, maxValueBytes: number): void {
+  if (token === undefined || !tooLong(token, maxValueBytes)) return;
+  throw new OAuthError(
+    'parameter_rejected',
+    `oauth_token must be at most ${maxValueBytes} bytes.`,
+    {
+      advice: { oauth_parameters_rejected: 'oauth_token' },
+    },
+  );
 }
 
 /** More than `max` UTF-8 bytes; a UTF-16 code unit is at most 3 bytes, so short text skips the count. */

@@ -1,5 +1,5 @@
 /**
- * Steps 5 and 6 of verification (§3.4): the client may use this signature method and holds
+ * Two verification steps (pipeline.ts, §3.4): the client may use this signature method and holds
  * the key it needs, then the signature matches the request, compared in constant time.
  */
 import { OAuthError, publicKeyLabel, signatureBaseString } from '../../protocol/index.ts';

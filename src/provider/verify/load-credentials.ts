@@ -1,15 +1,16 @@
 /**
- * Step 4 of verification: look up the client and the token (§3.2: "the client credentials
- * and token … are valid"). An unknown client key, or a token that does not exist or belongs
- * to another client, is refused here, before any signature is computed: identifiers are not
- * secrets (every request carries them in clear), so naming them costs nothing, and no work
- * is spent on a signature that no key could have made (docs/decisions.md).
+ * A verification step (pipeline.ts): look up the client and the token (§3.2: "the client
+ * credentials and token … are valid"). An unknown client key, or a token that does not exist or
+ * belongs to another client, is refused here, before any signature is computed: identifiers are
+ * not secrets (every request carries them in clear), so naming them costs nothing, and no work is
+ * spent on a signature that no key could have made (docs/decisions.md).
  */
 import { OAuthError } from '../../protocol/index.ts';
 import type { SignatureKeys } from '../../protocol/index.ts';
-import type { Client, Store, TemporaryCredential, TokenCredential } from '../../store/types.ts';
+import type { Client, TemporaryCredential, TokenCredential } from '../../store/types.ts';
 import type { CredentialKeys } from './credential-keys.ts';
-import type { ProtocolParameters, RequestKind } from '../request.ts';
+import type { ProtocolParameters } from '../request.ts';
+import type { Verification } from './verification.ts';
 
 /** The credentials of one request, with the key material its signature method needs. */
 export interface LoadedCredentials extends SignatureKeys {
@@ -20,31 +21,21 @@ export interface LoadedCredentials extends SignatureKeys {
   readonly temporaryCredential: TemporaryCredential | undefined;
 }
 
-export async function loadCredentials(
-  store: Store,
-  keys: CredentialKeys,
-  protocol: ProtocolParameters,
-  kind: RequestKind,
-): Promise<LoadedCredentials> {
+/** Sets `verification.loaded`: the client and token of its protocol parameters. */
+export async function loadCredentials(verification: Verification): Promise<void> {
+  const { store, keys } = verification.deps;
+  const protocol = verification.protocol!;
   const client = await store.clients.find(protocol.consumerKey);
   if (client === undefined) throw new OAuthError('consumer_key_unknown', 'Unknown client key.');
-  if (protocol.token === undefined) return known(keys, protocol, client, undefined, undefined);
-  if (kind === 'exchange') {
-    return known(
-      keys,
-      protocol,
-      client,
-      undefined,
-      await store.temporaryCredentials.find(protocol.token),
-    );
+  if (protocol.token === undefined) {
+    verification.loaded = known(keys, protocol, client, undefined, undefined);
+  } else if (verification.options.kind === 'exchange') {
+    const temporary = await store.temporaryCredentials.find(protocol.token);
+    verification.loaded = known(keys, protocol, client, undefined, temporary);
+  } else {
+    const token = await store.tokenCredentials.find(protocol.token);
+    verification.loaded = known(keys, protocol, client, token, undefined);
   }
-  return known(
-    keys,
-    protocol,
-    client,
-    await store.tokenCredentials.find(protocol.token),
-    undefined,
-  );
 }
 
 /**

@@ -15,10 +15,9 @@
  * Once a source is over its limit, this instance refuses it before any verification work
  * (for a made-up key, before any counting) until the window ends.
  */
-import { collectParameters, OAuthError } from '../../protocol/index.ts';
+import { OAuthError } from '../../protocol/index.ts';
 import type { Client, RateCounterStore } from '../../store/types.ts';
 import type { Policy } from '../policy.ts';
-import type { IncomingRequest } from '../request.ts';
 
 const WINDOW_MS = 60_000;
 /** Sources this instance remembers as over their failure limit, at most. */
@@ -38,12 +37,19 @@ interface RequestWindow {
   endsAt: number;
 }
 
+/** Where a request comes from: the client key it names and the address it came from. */
+export interface RequestSource {
+  /** The client key the request names, read from the request's parameters when asked. */
+  claimedKey(): string | undefined;
+  readonly address: string | undefined;
+}
+
 export interface RateLimits {
   /** Before verification: 429 while this source is over its failure limit (no I/O). */
-  checkBlocked(request: IncomingRequest): void;
+  checkBlocked(source: RequestSource): void;
   /** After a verification failed with `error`: counts it; the 429 to answer once over. */
   countFailure(
-    request: IncomingRequest,
+    source: RequestSource,
     error: OAuthError,
     clientOf: (key: string) => Promise<Client | undefined>,
   ): Promise<OAuthError>;
@@ -63,15 +69,6 @@ function tooMany(what: string, ttlMs: number): OAuthError {
   );
 }
 
-/** The client key a request names, if it can be read (a failed request may be malformed). */
-function claimedKey(request: IncomingRequest): string | undefined {
-  try {
-    return collectParameters(request).protocol.get('oauth_consumer_key');
-  } catch {
-    return undefined;
-  }
-}
-
 export function createRateLimits(
   counters: RateCounterStore,
   policy: Policy,
@@ -86,11 +83,11 @@ export function createRateLimits(
   const unknownKey = (address: string | undefined) => `u:${address ?? ''}`;
 
   return {
-    checkBlocked(request) {
+    checkBlocked(source) {
       if (blocked.size === 0) return; // the common case: nothing to look up
-      const key = claimedKey(request);
+      const key = source.claimedKey();
       if (key === undefined) return;
-      const name = failureKey(key, request.address);
+      const name = failureKey(key, source.address);
       const until = blocked.get(name);
       if (until === undefined) return;
       const left = until - now();
@@ -98,15 +95,15 @@ export function createRateLimits(
       else throw tooMany('failed requests from this address', left);
     },
 
-    async countFailure(request, error, clientOf) {
+    async countFailure(source, error, clientOf) {
       // Counted: what a client did wrong (400, 401); not a scope refusal or an outage.
       if (error.status !== 400 && error.status !== 401) return error;
-      const key = claimedKey(request);
+      const key = source.claimedKey();
       if (key === undefined) return error;
       const client = await clientOf(key);
       const limit = client?.failuresPerMinute ?? policy.failuresPerMinute;
       const name =
-        client === undefined ? unknownKey(request.address) : failureKey(key, request.address);
+        client === undefined ? unknownKey(source.address) : failureKey(key, source.address);
       const until = blocked.get(name);
       if (until !== undefined && until > now()) {
         return tooMany('failed requests from this address', until - now());

@@ -1,0 +1,91 @@
+/**
+ * The provider's upkeep, off the request path: last-use times of tokens written in batches,
+ * and expired rows purged (nonces, temporary credentials, sessions, login challenges, the
+ * audit trail and the webhook delivery log past their retention), periodically and on close.
+ */
+import type { ProviderEvents } from './events.ts';
+import type { Store } from '../store/types.ts';
+import type { Policy } from './policy.ts';
+import type { WebhookDesk } from './webhooks/webhooks.ts';
+
+export interface UpkeepOptions {
+  readonly store: Store;
+  readonly policy: Policy;
+  readonly events: ProviderEvents;
+  /** Its workers stop, and its pending events are queued, before the store closes. */
+  readonly webhooks: WebhookDesk;
+  /** The purge clock (purge-clock.ts): never ahead of the time it saw pass. */
+  readonly purgeNow: () => number;
+  /** How often last-use times are written and expired rows purged (ms). */
+  readonly intervalMs: number;
+  /** close() closes the store too. */
+  readonly ownsStore: boolean;
+}
+
+export interface Upkeep {
+  /** The token was used at `at` (ms): written with the next batch. */
+  recordUse(token: string, at: number): void;
+  flushLastUse(): Promise<void>;
+  maintain(): Promise<void>;
+  startMaintenance(): void;
+  close(): Promise<void>;
+}
+
+export function createUpkeep(options: UpkeepOptions): Upkeep {
+  const { store, policy, events, purgeNow } = options;
+  const lastUse = new Map<string, number>();
+  let timer: NodeJS.Timeout | undefined;
+  let storeClosed = false;
+
+  async function flushLastUse(): Promise<void> {
+    if (lastUse.size === 0) return;
+    const batch = new Map(lastUse);
+    lastUse.clear();
+    await store.tokenCredentials.touch(batch);
+  }
+
+  async function maintain(): Promise<void> {
+    // Forgetting cannot be undone: never at a time the wall clock was merely stepped to.
+    const at = purgeNow();
+    await flushLastUse();
+    await store.nonces.purgeExpired(Math.floor(at / 1000));
+    await store.temporaryCredentials.purgeExpired(at);
+    await store.sessions.purgeExpired(at);
+    await store.loginChallenges.purgeExpired(at);
+    await store.audit.purgeBefore(at - policy.auditRetentionDays * 86_400_000);
+    // The delivery log is kept as long as the audit trail.
+    await store.webhooks.purgeFinishedBefore(at - policy.auditRetentionDays * 86_400_000);
+  }
+
+  return {
+    recordUse: (token, at) => void lastUse.set(token, at),
+    flushLastUse,
+    maintain,
+
+    startMaintenance(): void {
+      if (timer !== undefined) return;
+      timer = setInterval(() => {
+        maintain().catch((error: unknown) => events.emit('error.maintenance', error));
+      }, options.intervalMs);
+      timer.unref();
+    },
+
+    async close(): Promise<void> {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+      try {
+        // Deliveries in flight are given back, and the events of a short command (the CLI)
+        // are in the delivery queue, before the store closes.
+        await options.webhooks.stopWorkers(0);
+        await options.webhooks.settled();
+        await flushLastUse();
+      } finally {
+        // The store is closed even when the last writes fail.
+        if (options.ownsStore && !storeClosed) {
+          storeClosed = true;
+          await store.close();
+        }
+      }
+    },
+  };
+}
