@@ -24,7 +24,15 @@ describe('the CLI from anywhere (SQLite)', () => {
       '--callback',
       'https://p.example/cb',
     ]);
-    await space.ok(['clients', 'add', '--name', 'Calendar']);
+    const calendar = JSON.parse(
+      await space.ok(['clients', 'add', '--name', 'Calendar', '--json']),
+    ) as { key: string };
+    for (const username of ['zoe', 'adam']) {
+      await space.ok(['users', 'add', '--username', username, '--password-stdin'], {
+        input: 'correct horse battery',
+      });
+      await space.ok(['tokens', 'issue', '--client', calendar.key, '--user', username]);
+    }
     // The server reads the secrets the CLI sealed with the key file beside the database.
     const keyring = fileKeyring(join(dirname(space.database), 'latchkey.key'));
     world = await startAdmin(createSqliteStore({ path: space.database, keyring }));
@@ -44,6 +52,37 @@ describe('the CLI from anywhere (SQLite)', () => {
       assert.equal(far.code, 0, far.stderr);
     }
     assert.match((await space.ok(['clients', 'list'])).split('\n')[0] ?? '', /^KEY\s+NAME/);
+  });
+
+  it('lists tokens and users byte for byte as the local commands do', async () => {
+    for (const args of [
+      ['tokens', 'list'],
+      ['tokens', 'list', '--json'],
+      ['tokens', 'list', '--user', 'zoe'],
+      ['users', 'list'],
+      ['users', 'list', '--json'],
+    ]) {
+      const local = await space.run(args);
+      const far = await space.run([...args, ...remote]);
+      assert.equal(local.code, 0, local.stderr);
+      assert.equal(far.stdout, local.stdout, args.join(' '));
+      assert.equal(far.code, 0, far.stderr);
+    }
+    assert.equal((await space.ok(['tokens', 'list', '--user', 'zoe'])).split('\n').length, 3);
+  });
+
+  it('says in one line that a command without an admin API counterpart runs locally', async () => {
+    const issue = await space.run([
+      'users',
+      'add',
+      '--username',
+      'x',
+      '--password',
+      'p',
+      ...remote,
+    ]);
+    assert.equal(issue.code, 1);
+    assert.match(issue.stderr, /^latchkey: `latchkey users add` has no admin API counterpart.*\n$/);
   });
 
   it('shows a client the same way, and changes it through the API', async () => {
