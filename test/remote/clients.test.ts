@@ -54,13 +54,16 @@ describe('the CLI from anywhere (SQLite)', () => {
     assert.match((await space.ok(['clients', 'list'])).split('\n')[0] ?? '', /^KEY\s+NAME/);
   });
 
-  it('lists tokens and users byte for byte as the local commands do', async () => {
+  it('lists tokens, users and the audit trail byte for byte as the local commands do', async () => {
     for (const args of [
       ['tokens', 'list'],
       ['tokens', 'list', '--json'],
       ['tokens', 'list', '--user', 'zoe'],
       ['users', 'list'],
       ['users', 'list', '--json'],
+      ['audit'],
+      ['audit', '--json'],
+      ['audit', '--user', 'zoe', '--limit', '2'],
     ]) {
       const local = await space.run(args);
       const far = await space.run([...args, ...remote]);
@@ -69,6 +72,7 @@ describe('the CLI from anywhere (SQLite)', () => {
       assert.equal(far.code, 0, far.stderr);
     }
     assert.equal((await space.ok(['tokens', 'list', '--user', 'zoe'])).split('\n').length, 3);
+    assert.ok((await space.ok(['audit'])).split('\n').length > 4, 'events to compare');
   });
 
   it('says in one line that a command without an admin API counterpart runs locally', async () => {
