@@ -87,6 +87,14 @@ describe('the CLI from anywhere (SQLite)', () => {
     ]);
     assert.equal(issue.code, 1);
     assert.match(issue.stderr, /^latchkey: `latchkey users add` has no admin API counterpart.*\n$/);
+    for (const args of [
+      ['webhooks', 'list'],
+      ['keys', 'status'],
+    ]) {
+      const local = await space.run([...args, ...remote]);
+      assert.equal(local.code, 1);
+      assert.match(local.stderr, /^latchkey: `latchkey \w+ \w+` has no admin API counterpart.*\n$/);
+    }
   });
 
   it('shows a client the same way, and changes it through the API', async () => {

@@ -58,3 +58,10 @@ export function localOnly(command: Command, what: string): void {
     throw new CommandFailure(`${what} has no admin API counterpart: run it where the database is`);
   }
 }
+
+/** A command group none of whose commands the admin API offers yet: `--server` says so. */
+export function localOnlyGroup(group: Command): void {
+  group.hook('preAction', (_group, action) => {
+    localOnly(action, `\`latchkey ${group.name()} ${action.name()}\``);
+  });
+}
