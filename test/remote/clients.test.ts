@@ -107,6 +107,8 @@ describe('the CLI from anywhere (SQLite)', () => {
     assert.match(await space.ok(['clients', 'disable', key, ...remote]), /is disabled/);
     assert.match(await space.ok(['clients', 'show', key]), /status:\s+disabled/);
     await space.ok(['clients', 'enable', key, ...remote]);
+    await space.ok(['clients', 'update', key, '--requests-per-minute', '600', ...remote]);
+    assert.match(await space.ok(['clients', 'show', key]), /requests per minute:\s+600\n/);
     const added = JSON.parse(
       await space.ok(['clients', 'add', '--name', 'Remote one', '--json', ...remote]),
     ) as { key: string; secret: string };
