@@ -8,6 +8,7 @@ import { registerClients } from './commands/clients.ts';
 import { registerExport } from './commands/export.ts';
 import { registerImport } from './commands/import.ts';
 import { registerKeys } from './commands/keys.ts';
+import { registerLogin } from './commands/login.ts';
 import { registerMigrate } from './commands/migrate.ts';
 import { registerRequest } from './commands/request.ts';
 import { registerServe } from './commands/serve.ts';
@@ -46,5 +47,6 @@ export function buildProgram(): Command {
   registerAudit(program);
   registerWebhooks(program);
   registerAdminTokens(program);
+  registerLogin(program);
   return program;
 }

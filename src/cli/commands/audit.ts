@@ -5,9 +5,10 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { storeSettingNames } from '../config/config.ts';
-import { withProvider } from '../context.ts';
+import { auditSource } from './audit-source.ts';
+import { withRemote } from '../remote/target.ts';
 import { print, printJson, table, time } from '../output.ts';
-import { configOf, withSettings } from '../settings-options.ts';
+import { withSettings } from '../settings-options.ts';
 
 interface AuditOptions {
   since?: number;
@@ -37,7 +38,7 @@ function limit(value: string): number {
 }
 
 export function registerAudit(program: Command): void {
-  withSettings(program.command('audit'), storeSettingNames)
+  withRemote(withSettings(program.command('audit'), storeSettingNames))
     .description('the audit trail of security events, newest first')
     .option('--since <time>', 'only events from this time (ISO 8601, or 30m, 12h, 7d ago)', since)
     .option('--client <key>', 'only events about this client')
@@ -45,16 +46,7 @@ export function registerAudit(program: Command): void {
     .option('--limit <n>', 'at most this many events (default 1000)', limit)
     .option('--json', 'print JSON')
     .action(async (options: AuditOptions, command: Command) => {
-      const events = await withProvider(configOf(command), async (p) => {
-        const ownerId =
-          options.user === undefined ? undefined : (await p.owners.resolve(options.user)).id;
-        return p.audit.list({
-          since: options.since,
-          clientKey: options.client,
-          ownerId,
-          limit: options.limit,
-        });
-      });
+      const events = await auditSource(command)(options);
       if (options.json === true) {
         printJson(
           events.map((e) => ({

@@ -10,10 +10,11 @@ import type { Command } from 'commander';
 import { isRememberConsent } from '../../provider/index.ts';
 import type { ClientChanges, RememberConsent } from '../../store/index.ts';
 import { storeSettingNames } from '../config/config.ts';
-import { withProvider } from '../context.ts';
+import { clientsSource } from './clients-source.ts';
+import { withRemote } from '../remote/target.ts';
 import { UsageError } from '../errors.ts';
 import { print, printJson } from '../output.ts';
-import { configOf, withSettings } from '../settings-options.ts';
+import { withSettings } from '../settings-options.ts';
 import { publicView } from './client-view.ts';
 import { publicKeyOption, readPublicKeyOption, rsaPublicKeyAlias } from './public-key-option.ts';
 import type { PublicKeyOptions } from './public-key-option.ts';
@@ -106,7 +107,7 @@ export function changesOf(options: UpdateOptions): ClientChanges {
 }
 
 export function registerClientUpdates(clients: Command): void {
-  const store = (command: Command) => withSettings(command, storeSettingNames);
+  const store = (command: Command) => withRemote(withSettings(command, storeSettingNames));
 
   store(clients.command('update'))
     .description("change a client's name, website, description, callbacks, methods or public key")
@@ -165,7 +166,7 @@ export function registerClientUpdates(clients: Command): void {
     )
     .action(async (key: string, options: UpdateOptions, command: Command) => {
       const changes = changesOf(options);
-      const client = await withProvider(configOf(command), (p) => p.clients.update(key, changes));
+      const client = await clientsSource(command).update(key, changes);
       if (options.json === true) return printJson(publicView(client));
       print(`Updated client ${client.key} ("${client.name}"): ${Object.keys(changes).join(', ')}.`);
     });
@@ -174,7 +175,7 @@ export function registerClientUpdates(clients: Command): void {
     .description('refuse every request of a client (401 consumer_key_rejected) until it is enabled')
     .argument('<key>', 'client key')
     .action(async (key: string, _options: object, command: Command) => {
-      const client = await withProvider(configOf(command), (p) => p.clients.setDisabled(key, true));
+      const client = await clientsSource(command).setDisabled(key, true);
       print(
         `Client ${client.key} ("${client.name}") is disabled: its requests and tokens are refused until \`latchkey clients enable\`.`,
       );
@@ -184,9 +185,7 @@ export function registerClientUpdates(clients: Command): void {
     .description('accept the requests of a disabled client again (its tokens work again)')
     .argument('<key>', 'client key')
     .action(async (key: string, _options: object, command: Command) => {
-      const client = await withProvider(configOf(command), (p) =>
-        p.clients.setDisabled(key, false),
-      );
+      const client = await clientsSource(command).setDisabled(key, false);
       print(`Client ${client.key} ("${client.name}") is enabled.`);
     });
 }

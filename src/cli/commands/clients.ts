@@ -5,12 +5,13 @@
  */
 import type { Command } from 'commander';
 import type { Client, RememberConsent } from '../../store/index.ts';
-import { withProvider } from '../context.ts';
+import { clientsSource } from './clients-source.ts';
+import { withRemote } from '../remote/target.ts';
 import { UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { describeClient, publicView } from './client-view.ts';
 import { registerClientUpdates, rememberConsentOption } from './clients-update.ts';
-import { configOf, withSettings } from '../settings-options.ts';
+import { withSettings } from '../settings-options.ts';
 import { publicKeyOption, readPublicKeyOption, rsaPublicKeyAlias } from './public-key-option.ts';
 import type { PublicKeyOptions } from './public-key-option.ts';
 import { storeSettingNames } from '../config/config.ts';
@@ -46,7 +47,7 @@ interface AddOptions extends PublicKeyOptions {
 
 /** `latchkey clients add`: register a client, its secret printed once. */
 function registerAdd(clients: Command): void {
-  withSettings(clients.command('add'), storeSettingNames)
+  withRemote(withSettings(clients.command('add'), storeSettingNames))
     .description('register a client and print its key and secret (the secret is shown once)')
     .requiredOption('--name <name>', 'name shown to owners on the consent page')
     .option('--description <text>', 'what the application does, shown on the consent page')
@@ -85,29 +86,27 @@ function registerAdd(clients: Command): void {
         throw new UsageError('--secret goes with --key (to migrate existing credentials)');
       }
       const publicKey = readPublicKeyOption(options);
-      const client = await withProvider(configOf(command), (provider) =>
-        provider.clients.register({
-          name: options.name,
-          description: options.description,
-          website: options.website,
-          callbacks: options.callback,
-          signatureMethods: options.signatureMethod,
-          publicKey,
-          constrainedDevice: options.constrainedDevice ?? false,
-          sessionExtension: options.sessionExtension ?? false,
-          rememberConsent: options.rememberConsent,
-          tokenResponseIdentity: options.tokenResponseIdentity ?? false,
-          key: options.key,
-          secret: options.secret,
-        }),
-      );
+      const client = await clientsSource(command).register({
+        name: options.name,
+        description: options.description,
+        website: options.website,
+        callbacks: options.callback,
+        signatureMethods: options.signatureMethod,
+        publicKey,
+        constrainedDevice: options.constrainedDevice ?? false,
+        sessionExtension: options.sessionExtension ?? false,
+        rememberConsent: options.rememberConsent,
+        tokenResponseIdentity: options.tokenResponseIdentity ?? false,
+        key: options.key,
+        secret: options.secret,
+      });
       printCredentials(client, options.json === true, `Registered client "${client.name}".`);
     });
 }
 
 export function registerClients(program: Command): void {
   const clients = program.command('clients').description('register and manage client applications');
-  const store = (command: Command) => withSettings(command, storeSettingNames);
+  const store = (command: Command) => withRemote(withSettings(command, storeSettingNames));
 
   registerAdd(clients);
 
@@ -115,7 +114,7 @@ export function registerClients(program: Command): void {
     .description('list the registered clients')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const list = await withProvider(configOf(command), (provider) => provider.clients.list());
+      const list = await clientsSource(command).list();
       if (options.json === true) return printJson(list.map(publicView));
       if (list.length === 0) return print('No clients. Register one with `latchkey clients add`.');
       print(
@@ -138,7 +137,7 @@ export function registerClients(program: Command): void {
     .argument('<key>', 'client key')
     .option('--json', 'print JSON')
     .action(async (key: string, options: { json?: boolean }, command: Command) => {
-      const client = await withProvider(configOf(command), (p) => p.clients.get(key));
+      const client = await clientsSource(command).get(key);
       if (options.json === true) printJson(publicView(client));
       else print(describeClient(client));
     });
@@ -147,7 +146,7 @@ export function registerClients(program: Command): void {
     .description('remove a client; its tokens stop working')
     .argument('<key>', 'client key')
     .action(async (key: string, _options: object, command: Command) => {
-      await withProvider(configOf(command), (p) => p.clients.remove(key));
+      await clientsSource(command).remove(key);
       print(`Removed client ${key}.`);
     });
 
@@ -156,7 +155,7 @@ export function registerClients(program: Command): void {
     .argument('<key>', 'client key')
     .option('--json', 'print JSON')
     .action(async (key: string, options: { json?: boolean }, command: Command) => {
-      const client = await withProvider(configOf(command), (p) => p.clients.rotateSecret(key));
+      const client = await clientsSource(command).rotateSecret(key);
       printCredentials(client, options.json === true, `New secret for client "${client.name}".`);
     });
 
@@ -166,9 +165,7 @@ export function registerClients(program: Command): void {
     .option('--unverify', 'remove the mark')
     .action(async (key: string, options: { unverify?: boolean }, command: Command) => {
       const verified = options.unverify !== true;
-      const client = await withProvider(configOf(command), (p) =>
-        p.clients.update(key, { verified }),
-      );
+      const client = await clientsSource(command).update(key, { verified });
       print(
         `Client ${client.key} ("${client.name}") is ${verified ? 'now' : 'no longer'} verified.`,
       );

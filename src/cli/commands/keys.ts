@@ -17,6 +17,7 @@ import { CommandFailure } from '../errors.ts';
 import { note, print, printJson, table } from '../output.ts';
 import { chooseKeys, type KeyChoice } from '../secret-keys.ts';
 import { configOf, withSettings } from '../settings-options.ts';
+import { localOnlyGroup, withRemote } from '../remote/target.ts';
 
 interface KeyStatus {
   readonly source: KeyChoice['source'];
@@ -93,7 +94,8 @@ export function registerKeys(program: Command): void {
   const keys = program
     .command('keys')
     .description('the keys sealing client and token secrets in the database');
-  const store = (command: Command) => withSettings(command, storeSettingNames);
+  const store = (command: Command) => withRemote(withSettings(command, storeSettingNames));
+  localOnlyGroup(keys);
 
   store(keys.command('status'))
     .description('which key each stored secret is sealed under')

@@ -7,6 +7,8 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { TokenCredential } from '../../store/index.ts';
 import { withProvider } from '../context.ts';
+import { tokensSource } from './tokens-source.ts';
+import { localOnly, withRemote } from '../remote/target.ts';
 import { UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
@@ -37,7 +39,7 @@ interface IssueOptions {
 
 /** `latchkey tokens list`: token credentials, never their secrets. */
 function registerList(tokens: Command): void {
-  withSettings(tokens.command('list'), storeSettingNames)
+  withRemote(withSettings(tokens.command('list'), storeSettingNames))
     .description('list token credentials (never their secrets)')
     .option('--user <user>', 'only this resource owner: username, id or external subject')
     .option('--client <key>', 'only this client')
@@ -45,27 +47,18 @@ function registerList(tokens: Command): void {
     .action(
       async (options: { user?: string; client?: string; json?: boolean }, command: Command) => {
         const now = Date.now();
-        const rows = await withProvider(configOf(command), async (p) => {
-          const owner =
-            options.user === undefined ? undefined : await p.owners.resolve(options.user);
-          if (options.client !== undefined) await p.clients.get(options.client);
-          const found = await p.tokens.list({
-            ...(owner === undefined ? {} : { ownerId: owner.id }),
-            ...(options.client === undefined ? {} : { clientKey: options.client }),
-          });
-          const names = new Map((await p.owners.list()).map((o) => [o.id, o.name]));
-          return found.map((t) => ({
-            token: t.token,
-            client: t.clientKey,
-            user: names.get(t.ownerId) ?? t.ownerId,
-            scope: t.scope,
-            status: status(t, now),
-            issuedAt: time(t.issuedAt),
-            expiresAt: t.expiresAt === null ? null : time(t.expiresAt),
-            lastUsedAt: t.lastUsedAt === null ? null : time(t.lastUsedAt),
-            revokedAt: t.revokedAt === null ? null : time(t.revokedAt),
-          }));
-        });
+        const { tokens: found, names } = await tokensSource(command).list(options);
+        const rows = found.map((t) => ({
+          token: t.token,
+          client: t.clientKey,
+          user: names.get(t.ownerId) ?? t.ownerId,
+          scope: t.scope,
+          status: status(t, now),
+          issuedAt: time(t.issuedAt),
+          expiresAt: t.expiresAt === null ? null : time(t.expiresAt),
+          lastUsedAt: t.lastUsedAt === null ? null : time(t.lastUsedAt),
+          revokedAt: t.revokedAt === null ? null : time(t.revokedAt),
+        }));
         if (options.json === true) return printJson(rows);
         if (rows.length === 0) return print('No tokens.');
         print(
@@ -91,7 +84,7 @@ export function registerTokens(program: Command): void {
   const tokens = program.command('tokens').description('issue, list and revoke token credentials');
   const store = (command: Command) => withSettings(command, storeSettingNames);
 
-  store(tokens.command('issue'))
+  withRemote(store(tokens.command('issue')))
     .description('issue token credentials for a user and a client without the flow (printed once)')
     .requiredOption('--client <key>', 'client key')
     .requiredOption('--user <user>', 'the resource owner: username, id or external subject')
@@ -108,6 +101,7 @@ export function registerTokens(program: Command): void {
       if (options.secret !== undefined && options.token === undefined) {
         throw new UsageError('--secret goes with --token (to migrate existing credentials)');
       }
+      localOnly(command, '`latchkey tokens issue`');
       const issued = await withProvider(configOf(command), async (p) => {
         const owner = await p.owners.resolve(options.user);
         return p.tokens.issue({
@@ -142,11 +136,11 @@ export function registerTokens(program: Command): void {
 
   registerList(tokens);
 
-  store(tokens.command('revoke'))
+  withRemote(store(tokens.command('revoke')))
     .description('revoke token credentials; the next request with them is refused')
     .argument('<token>', 'the token (from `latchkey tokens list`)')
     .action(async (token: string, _options: object, command: Command) => {
-      const revoked = await withProvider(configOf(command), (p) => p.tokens.revoke(token));
+      const revoked = await tokensSource(command).revoke(token);
       print(revoked ? `Revoked token ${token}.` : `Token ${token} was already revoked.`);
     });
 }

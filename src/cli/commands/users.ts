@@ -5,6 +5,8 @@
  */
 import type { Command } from 'commander';
 import { withProvider } from '../context.ts';
+import { usersSource } from './users-source.ts';
+import { localOnly, withRemote } from '../remote/target.ts';
 import { print, printJson, table, time } from '../output.ts';
 import { passwordFrom } from '../read-input.ts';
 import { configOf, withSettings } from '../settings-options.ts';
@@ -26,7 +28,7 @@ function passwordOptions(command: Command): Command {
 
 export function registerUsers(program: Command): void {
   const users = program.command('users').description('manage resource owners');
-  const store = (command: Command) => withSettings(command, storeSettingNames);
+  const store = (command: Command) => withRemote(withSettings(command, storeSettingNames));
 
   passwordOptions(store(users.command('add')))
     .description('create an account')
@@ -36,6 +38,7 @@ export function registerUsers(program: Command): void {
       '\nExample:\n  printf %s "$PASSWORD" | latchkey users add --username alice --password-stdin',
     )
     .action(async (options: PasswordOptions & { username: string }, command: Command) => {
+      localOnly(command, '`latchkey users add`');
       const config = configOf(command);
       const password = await passwordFrom(options);
       const owner = await withProvider(config, (p) => p.owners.create(options.username, password));
@@ -46,7 +49,7 @@ export function registerUsers(program: Command): void {
     .description('list the resource owners, whatever their identity source')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const owners = await withProvider(configOf(command), (p) => p.owners.list());
+      const owners = await usersSource(command).list();
       const view = owners.map((o) => ({
         id: o.id,
         source: o.source,
@@ -74,7 +77,7 @@ export function registerUsers(program: Command): void {
     .description('remove a user (username, id or external subject) and every token it granted')
     .argument('<user>', 'a local username, an owner id, or the subject of an external owner')
     .action(async (reference: string, _options: object, command: Command) => {
-      const owner = await withProvider(configOf(command), (p) => p.owners.remove(reference));
+      const owner = await usersSource(command).remove(reference);
       print(`Removed user ${owner.name} (${owner.source} ${owner.subject}).`);
     });
 
@@ -82,6 +85,7 @@ export function registerUsers(program: Command): void {
     .description("set an account's password (signs it out everywhere)")
     .argument('<username>')
     .action(async (username: string, options: PasswordOptions, command: Command) => {
+      localOnly(command, '`latchkey users passwd`');
       const config = configOf(command);
       const password = await passwordFrom(options);
       await withProvider(config, (p) => p.owners.setPassword(username, password));

@@ -12,6 +12,7 @@ import type { SettingName } from '../config/config.ts';
 import { withProvider } from '../context.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
+import { localOnlyGroup, withRemote } from '../remote/target.ts';
 
 function hookView(hook: WebhookSummary) {
   return {
@@ -57,7 +58,8 @@ export function registerWebhooks(program: Command): void {
     .command('webhooks')
     .description('send events to your systems: add, list and remove webhooks; the delivery log');
   const store = (command: Command, more: readonly SettingName[] = []) =>
-    withSettings(command, [...storeSettingNames, ...more]);
+    withRemote(withSettings(command, [...storeSettingNames, ...more]));
+  localOnlyGroup(webhooks);
 
   registerAdd(webhooks, store);
 

@@ -35,6 +35,11 @@ function sinceOf(value: string, now: number): number {
 }
 
 export function registerAdminAudit(scope: FastifyInstance, provider: Provider): void {
+  registerAuditList(scope, provider);
+  registerAuditStream(scope, provider);
+}
+
+function registerAuditList(scope: FastifyInstance, provider: Provider): void {
   scope.get(
     '/admin/audit',
     {
@@ -96,6 +101,9 @@ export function registerAdminAudit(scope: FastifyInstance, provider: Provider): 
   );
 
   /** Each open stream and what it follows; one listener on the provider feeds them all. */
+}
+
+function registerAuditStream(scope: FastifyInstance, provider: Provider): void {
   const streams = new Map<
     ServerResponse,
     { readonly client: string | undefined; readonly owner: string | undefined }

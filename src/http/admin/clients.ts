@@ -79,6 +79,12 @@ type Registration = {
 const config = (action: AdminRouteConfig['action']) => ({ config: { action } });
 
 export function registerAdminClients(scope: FastifyInstance, provider: Provider): void {
+  registerClientListAndAdd(scope, provider);
+  registerClientReadAndChange(scope, provider);
+  registerClientActions(scope, provider);
+}
+
+function registerClientListAndAdd(scope: FastifyInstance, provider: Provider): void {
   const { clients } = provider;
 
   scope.get(
@@ -157,6 +163,10 @@ export function registerAdminClients(scope: FastifyInstance, provider: Provider)
         .send({ ...view, secret: client.secret });
     },
   );
+}
+
+function registerClientReadAndChange(scope: FastifyInstance, provider: Provider): void {
+  const { clients } = provider;
 
   scope.get(
     '/admin/clients/:key',
@@ -206,6 +216,10 @@ export function registerAdminClients(scope: FastifyInstance, provider: Provider)
       return sendWithEtag(reply, clientView(changed));
     },
   );
+}
+
+function registerClientActions(scope: FastifyInstance, provider: Provider): void {
+  const { clients } = provider;
 
   const action = (
     path: string,

@@ -20,6 +20,12 @@ const health = {
 } as const;
 
 export function registerAdminService(scope: FastifyInstance, provider: Provider): void {
+  registerHealth(scope, provider);
+  registerWhoami(scope);
+  registerKeys(scope, provider);
+}
+
+function registerHealth(scope: FastifyInstance, provider: Provider): void {
   const version = packageVersion();
 
   scope.get(
@@ -42,7 +48,9 @@ export function registerAdminService(scope: FastifyInstance, provider: Provider)
       return reply.header('cache-control', 'no-store').send({ status: 'ok', version });
     },
   );
+}
 
+function registerWhoami(scope: FastifyInstance): void {
   scope.get(
     '/admin/whoami',
     {
@@ -69,7 +77,9 @@ export function registerAdminService(scope: FastifyInstance, provider: Provider)
         .send({ name: admin.name, role: admin.role, actions: actionsOf(admin.role) });
     },
   );
+}
 
+function registerKeys(scope: FastifyInstance, provider: Provider): void {
   const rows = {
     type: 'object',
     description: 'Secret rows per key id; the id "" counts secrets stored in clear.',

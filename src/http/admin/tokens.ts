@@ -17,6 +17,12 @@ const revokedCount = {
 } as const;
 
 export function registerAdminTokens(scope: FastifyInstance, provider: Provider): void {
+  registerTokenReads(scope, provider);
+  registerTokenRevocation(scope, provider);
+  registerGrants(scope, provider);
+}
+
+function registerTokenReads(scope: FastifyInstance, provider: Provider): void {
   const { admin } = provider;
 
   scope.get(
@@ -77,6 +83,10 @@ export function registerAdminTokens(scope: FastifyInstance, provider: Provider):
       return reply.header('cache-control', 'no-store').send(tokenView(found, provider.now()));
     },
   );
+}
+
+function registerTokenRevocation(scope: FastifyInstance, provider: Provider): void {
+  const { admin } = provider;
 
   scope.post(
     '/admin/tokens/:token/revoke',
@@ -124,6 +134,10 @@ export function registerAdminTokens(scope: FastifyInstance, provider: Provider):
       return reply.header('cache-control', 'no-store').send({ revoked });
     },
   );
+}
+
+function registerGrants(scope: FastifyInstance, provider: Provider): void {
+  const { admin } = provider;
 
   scope.get(
     '/admin/grants',
