@@ -368,7 +368,8 @@ export function createProvider(options: ProviderOptions): Provider {
         throw await rateLimits.countFailure(request, error, (key) => store.clients.find(key));
       }
       if (verified.caller.token !== null) lastUse.set(verified.caller.token, now());
-      return verified;
+      const rateLimit = rateLimits.standing(verified.caller.client.key);
+      return rateLimit === undefined ? verified : { ...verified, rateLimit };
     },
 
     /**
