@@ -24,6 +24,8 @@ import type { ExternalIdentity } from './accounts/owners.ts';
 import { resolvePolicy } from './policy.ts';
 import type { Policy, PolicyOverrides } from './policy.ts';
 import { createRateLimits } from './verify/rate-limits.ts';
+import { createUsageMeter } from './clients/usage.ts';
+import type { UsageDay } from '../store/usage.ts';
 import { purgeClock } from './purge-clock.ts';
 import type { IncomingRequest } from './request.ts';
 import { createSessionBook } from './accounts/sessions.ts';
@@ -119,6 +121,11 @@ export interface Provider {
   readonly logins: LoginDesk;
   /** The provider's clock, milliseconds since the epoch. */
   readonly now: () => number;
+  /** A client's use per day, for its developer (clients/usage.ts). */
+  readonly usage: {
+    /** The client's last `days` days (today last), each day of no use as zeros. */
+    days(clientKey: string, days: number): Promise<UsageDay[]>;
+  };
   /** Credentials moved in and out in bulk (`latchkey import` / `export`, docs/import.md). */
   readonly transfer: {
     /** An import of one file: check every record, then write clients, then tokens. */
@@ -191,6 +198,7 @@ export function createProvider(options: ProviderOptions): Provider {
   const rateLimits = createRateLimits(store.rateCounters, policy, now);
   const resourceDeps = { ...deps, rateLimits };
   const lastUse = new Map<string, number>();
+  const usage = createUsageMeter(store.usage);
 
   async function flushLastUse(): Promise<void> {
     if (lastUse.size === 0) return;
@@ -203,11 +211,25 @@ export function createProvider(options: ProviderOptions): Provider {
     // Forgetting cannot be undone: never at a time the wall clock was merely stepped to.
     const at = purgeNow();
     await flushLastUse();
+    await usage.flush();
+    await usage.purge(at);
     await store.nonces.purgeExpired(Math.floor(at / 1000));
     await store.temporaryCredentials.purgeExpired(at);
     await store.sessions.purgeExpired(at);
     await store.loginChallenges.purgeExpired(at);
     await store.audit.purgeBefore(at - policy.auditRetentionDays * 86_400_000);
+  }
+
+  /**
+   * A refusal in the client's usage (clients/usage.ts). A store that cannot say whose key it
+   * is loses the count, never the answer: the refusal is answered as it is.
+   */
+  async function countRefusal(request: IncomingRequest, refusal: OAuthError): Promise<void> {
+    try {
+      await usage.countFailure(request, refusal.problem, now(), (key) => store.clients.find(key));
+    } catch {
+      // The store is away: its outage is reported by the next call that needs it.
+    }
   }
 
   let timer: NodeJS.Timeout | undefined;
@@ -365,9 +387,15 @@ export function createProvider(options: ProviderOptions): Provider {
         });
       } catch (error) {
         if (!(error instanceof OAuthError)) throw error;
-        throw await rateLimits.countFailure(request, error, (key) => store.clients.find(key));
+        const refusal = await rateLimits.countFailure(request, error, (key) =>
+          store.clients.find(key),
+        );
+        await countRefusal(request, refusal);
+        throw refusal;
       }
-      if (verified.caller.token !== null) lastUse.set(verified.caller.token, now());
+      const at = now();
+      if (verified.caller.token !== null) lastUse.set(verified.caller.token, at);
+      usage.countRequest(verified.caller.client.key, verified.caller.owner?.id, at);
       const rateLimit = rateLimits.standing(verified.caller.client.key);
       return rateLimit === undefined ? verified : { ...verified, rateLimit };
     },
@@ -434,6 +462,9 @@ export function createProvider(options: ProviderOptions): Provider {
 
     maintain,
     flushLastUse,
+    usage: {
+      days: (clientKey: string, days: number) => usage.days(clientKey, days, now()),
+    },
 
     /** True when the store's backing services answer (for /readyz). */
     ping: (): Promise<boolean> => store.ping(),
@@ -447,6 +478,7 @@ export function createProvider(options: ProviderOptions): Provider {
       timer = undefined;
       try {
         await flushLastUse();
+        await usage.flush();
       } finally {
         // The store is closed even when the last writes fail.
         if (options.ownsStore === true && !storeClosed) {

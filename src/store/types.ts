@@ -8,6 +8,7 @@
  *
  * The records themselves (Client, Owner, TokenCredential…) are in records.ts, re-exported here.
  */
+import type { UsageStore } from './usage.ts';
 import type {
   Client,
   ClientChanges,
@@ -421,6 +422,8 @@ export interface Store {
   readonly loginChallenges: LoginChallengeStore;
   readonly secrets: SealedSecretStore;
   readonly audit: AuditStore;
+  /** A client's use per day (usage.ts). */
+  readonly usage: UsageStore;
   /**
    * True when the backing services answer (for /readyz).
    * Called by: provider ping (/readyz).

@@ -17,6 +17,7 @@ import { createRedisNonceStore } from '../redis/nonces.ts';
 import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
 import { postgresAttempts } from './attempts.ts';
+import { postgresUsage } from './usage.ts';
 import { postgresAudit } from './audit.ts';
 import { postgresClients } from './clients.ts';
 import { postgresLoginChallenges } from './login-challenges.ts';
@@ -131,6 +132,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     loginChallenges: postgresLoginChallenges(db),
     secrets: postgresSealedSecrets(db, sealer),
     audit: postgresAudit(db),
+    usage: postgresUsage(db),
     async ping() {
       if (db.closed) return false;
       try {

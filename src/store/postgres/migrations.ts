@@ -189,6 +189,33 @@ export const migrations: readonly string[] = [
   CREATE INDEX token_credentials_session ON token_credentials (session_handle_hash)
     WHERE session_handle_hash IS NOT NULL;
   `,
+  // 10: a client's use per UTC day (src/store/usage.ts UsageStore): verified requests and
+  // last use, failures by oauth_problem, the owners acted for (one row each: exact counts).
+  `
+  CREATE TABLE client_usage (
+    client_key TEXT NOT NULL,
+    day TEXT NOT NULL,
+    requests BIGINT NOT NULL,
+    last_used_at BIGINT,
+    PRIMARY KEY (client_key, day)
+  );
+  CREATE TABLE client_usage_failures (
+    client_key TEXT NOT NULL,
+    day TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    count BIGINT NOT NULL,
+    PRIMARY KEY (client_key, day, problem)
+  );
+  CREATE TABLE client_usage_owners (
+    client_key TEXT NOT NULL,
+    day TEXT NOT NULL,
+    owner_id TEXT NOT NULL,
+    PRIMARY KEY (client_key, day, owner_id)
+  );
+  CREATE INDEX client_usage_day ON client_usage (day);
+  CREATE INDEX client_usage_failures_day ON client_usage_failures (day);
+  CREATE INDEX client_usage_owners_day ON client_usage_owners (day);
+  `,
 ];
 
 /** Any constant: it keeps Latchkey's advisory locks apart from the application's. */

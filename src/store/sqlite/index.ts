@@ -18,6 +18,7 @@ import { sqliteClients } from './clients.ts';
 import { sqliteLoginChallenges } from './login-challenges.ts';
 import { startCheckpointer, type CheckpointReport } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
+import { sqliteUsage } from './usage.ts';
 import { sqliteNonces } from './nonces.ts';
 import { sqliteOwners } from './owners.ts';
 import { sqliteSealedSecrets } from './sealed-secrets.ts';
@@ -158,6 +159,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     loginChallenges: sqliteLoginChallenges(db),
     secrets: sqliteSealedSecrets(db, transaction, sealer),
     audit: sqliteAudit(db),
+    usage: sqliteUsage(db, transaction),
     async ping() {
       try {
         ping.get();

@@ -215,6 +215,33 @@ export const migrations: readonly string[] = [
   CREATE INDEX token_credentials_session ON token_credentials (session_handle_hash)
     WHERE session_handle_hash IS NOT NULL;
   `,
+  // 12: a client's use per UTC day (src/store/usage.ts UsageStore): verified requests and
+  // last use, failures by oauth_problem, the owners acted for (one row each: exact counts).
+  `
+  CREATE TABLE client_usage (
+    client_key TEXT NOT NULL,
+    day TEXT NOT NULL,
+    requests INTEGER NOT NULL,
+    last_used_at INTEGER,
+    PRIMARY KEY (client_key, day)
+  );
+  CREATE TABLE client_usage_failures (
+    client_key TEXT NOT NULL,
+    day TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (client_key, day, problem)
+  );
+  CREATE TABLE client_usage_owners (
+    client_key TEXT NOT NULL,
+    day TEXT NOT NULL,
+    owner_id TEXT NOT NULL,
+    PRIMARY KEY (client_key, day, owner_id)
+  );
+  CREATE INDEX client_usage_day ON client_usage (day);
+  CREATE INDEX client_usage_failures_day ON client_usage_failures (day);
+  CREATE INDEX client_usage_owners_day ON client_usage_owners (day);
+  `,
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`). */
