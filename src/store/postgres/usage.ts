@@ -6,6 +6,11 @@ import { int, intOrNull, text } from './row.ts';
 
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Rows as one array per column, for `unnest`. */
+function columns(rows: readonly (readonly unknown[])[], width: number): unknown[][] {
+  return Array.from({ length: width }, (_, column) => rows.map((row) => row[column]));
+}
+
 export function postgresUsage(db: Database): UsageStore {
   const totals = db.table('client_usage');
   const failures = db.table('client_usage_failures');
@@ -44,27 +49,10 @@ export function postgresUsage(db: Database): UsageStore {
         [...batch.owners].sort(byKey).map((owner) => [batch.clientKey, batch.day, owner] as const),
       );
       await db.transaction(async (query) => {
-        await query(addTotals, [
-          sorted.map((batch) => batch.clientKey),
-          sorted.map((batch) => batch.day),
-          sorted.map((batch) => batch.requests),
-          sorted.map((batch) => batch.lastUsedAt),
-        ]);
-        if (failureRows.length > 0) {
-          await query(addFailures, [
-            failureRows.map((row) => row[0]),
-            failureRows.map((row) => row[1]),
-            failureRows.map((row) => row[2]),
-            failureRows.map((row) => row[3]),
-          ]);
-        }
-        if (ownerRows.length > 0) {
-          await query(addOwners, [
-            ownerRows.map((row) => row[0]),
-            ownerRows.map((row) => row[1]),
-            ownerRows.map((row) => row[2]),
-          ]);
-        }
+        const totalRows = sorted.map((b) => [b.clientKey, b.day, b.requests, b.lastUsedAt]);
+        await query(addTotals, columns(totalRows, 4));
+        if (failureRows.length > 0) await query(addFailures, columns(failureRows, 4));
+        if (ownerRows.length > 0) await query(addOwners, columns(ownerRows, 3));
       });
     },
     async days(clientKey: string, fromDay: string) {
