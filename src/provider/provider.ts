@@ -224,9 +224,13 @@ export function createProvider(options: ProviderOptions): Provider {
    * A refusal in the client's usage (clients/usage.ts). A store that cannot say whose key it
    * is loses the count, never the answer: the refusal is answered as it is.
    */
-  async function countRefusal(request: IncomingRequest, refusal: OAuthError): Promise<void> {
+  async function countRefusal(
+    request: IncomingRequest,
+    refusal: OAuthError,
+    clientOf: (key: string) => Promise<Client | undefined>,
+  ): Promise<void> {
     try {
-      await usage.countFailure(request, refusal.problem, now(), (key) => store.clients.find(key));
+      await usage.countFailure(request, refusal.problem, now(), clientOf);
     } catch {
       // The store is away: its outage is reported by the next call that needs it.
     }
@@ -387,10 +391,11 @@ export function createProvider(options: ProviderOptions): Provider {
         });
       } catch (error) {
         if (!(error instanceof OAuthError)) throw error;
-        const refusal = await rateLimits.countFailure(request, error, (key) =>
-          store.clients.find(key),
-        );
-        await countRefusal(request, refusal);
+        // One look-up of the claimed key serves both counts (the key is the request's).
+        let claimed: Promise<Client | undefined> | undefined;
+        const clientOf = (key: string) => (claimed ??= store.clients.find(key));
+        const refusal = await rateLimits.countFailure(request, error, clientOf);
+        await countRefusal(request, refusal, clientOf);
         throw refusal;
       }
       const at = now();
