@@ -104,6 +104,36 @@ function describeInstances(name: string, openStore: () => Promise<Store>): void 
 describe('Usage across instances', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'latchkey-usage-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('purges the days past the retention in upkeep, keeping the rest', async () => {
+    const store = await createSqliteStore({ path: join(dir, 'retention.db') });
+    const provider = createProvider({ store, now: () => DAY });
+    try {
+      const day = (name: string) => ({
+        clientKey: 'kept-client',
+        day: name,
+        requests: 1,
+        failures: new Map([['nonce_used', 1]]),
+        owners: new Set(['owner-1']),
+        lastUsedAt: null,
+      });
+      // 90 days are kept: 2025-12-14 is the oldest on 2026-03-14.
+      await store.usage.add([day('2025-12-13'), day('2025-12-14'), day('2026-03-14')]);
+      await provider.maintain();
+      const left = await store.usage.days('kept-client', '2000-01-01');
+      assert.deepEqual(
+        left.map((d) => [d.day, d.requests, d.failures, d.owners]),
+        [
+          ['2025-12-14', 1, { nonce_used: 1 }, 1],
+          ['2026-03-14', 1, { nonce_used: 1 }, 1],
+        ],
+      );
+    } finally {
+      await provider.close();
+      await store.close();
+    }
+  });
+
   describeInstances('SQLite', async () => createSqliteStore({ path: join(dir, 'latchkey.db') }));
   const skip = await postgresRedisSkip();
   describe('on PostgreSQL + Redis', { skip }, () => {

@@ -41,7 +41,7 @@ export interface UsageMeter {
   flush(): Promise<void>;
   /** The client's last `days` days (today last), flushed first; a day of no use as zeros. */
   days(clientKey: string, days: number, at: number): Promise<UsageDay[]>;
-  /** Deletes days older than the retention. */
+  /** Deletes days older than the retention (once per cut-off day). */
   purge(at: number): Promise<number>;
 }
 
@@ -57,6 +57,7 @@ export function createUsageMeter(store: UsageStore): UsageMeter {
   // The current day's map, found without formatting a date on every request.
   let today: Map<string, DayCounts> | undefined;
   let todayEnds = 0;
+  let purgedBefore: string | undefined;
 
   function countsOf(clientKey: string, at: number): DayCounts {
     let day = today;
@@ -162,6 +163,13 @@ export function createUsageMeter(store: UsageStore): UsageMeter {
       });
     },
 
-    purge: (at) => store.purgeBefore(usageDay(at - USAGE_RETENTION_DAYS * DAY_MS)),
+    async purge(at) {
+      // The cut-off moves once a day: one purge per day per instance, not one per upkeep.
+      const before = usageDay(at - USAGE_RETENTION_DAYS * DAY_MS);
+      if (before === purgedBefore) return 0;
+      const purged = await store.purgeBefore(before);
+      purgedBefore = before;
+      return purged;
+    },
   };
 }
