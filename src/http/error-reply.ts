@@ -7,7 +7,8 @@
  */
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError, problemChallenge, problemFormBody } from '../protocol/index.ts';
-import { SealedValueError, StoreUnavailableError } from '../provider/index.ts';
+import { RateLimitError, SealedValueError, StoreUnavailableError } from '../provider/index.ts';
+import { rateLimitHeaders } from './rate-limit-headers.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 const TEXT = 'text/plain; charset=utf-8';
@@ -38,6 +39,8 @@ export function failureAnswer(error: unknown, realm: string): FailureAnswer {
       headers['www-authenticate'] = problemChallenge(oauthError, realm);
     if (oauthError.retryAfterSeconds !== undefined)
       headers['retry-after'] = String(oauthError.retryAfterSeconds);
+    if (oauthError instanceof RateLimitError)
+      Object.assign(headers, rateLimitHeaders(oauthError.standing));
     return { status: oauthError.status, headers, body: problemFormBody(oauthError) };
   }
   if (error instanceof StoreUnavailableError) {

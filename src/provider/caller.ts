@@ -5,6 +5,7 @@
  */
 import type { Parameter } from '../protocol/index.ts';
 import type { Client, IdentitySource, Owner, TokenCredential } from '../store/types.ts';
+import type { RateLimitStanding } from './verify/rate-limits.ts';
 
 /** The owner a client acts for, as an API sees it. */
 export interface CallerOwner {
@@ -36,6 +37,8 @@ export interface VerifiedResourceRequest {
     /** Non-protocol `Authorization` header pairs not also in the query or body (§3.4.1.3.1). */
     readonly header: readonly Parameter[];
   };
+  /** The client's request-rate standing (RateLimit-* fields), when the provider counts it. */
+  readonly rateLimit?: RateLimitStanding | undefined;
 }
 
 export function describeCaller(

@@ -22,6 +22,9 @@ import type { ExternalIdentity } from './accounts/owners.ts';
 import { resolvePolicy } from './policy.ts';
 import type { Policy, PolicyOverrides } from './policy.ts';
 import { createRateLimits } from './verify/rate-limits.ts';
+import { createUsageMeter } from './clients/usage.ts';
+import type { UsageDay } from '../store/usage.ts';
+import { OAuthError } from '../protocol/index.ts';
 import { purgeClock } from './purge-clock.ts';
 import type { IncomingRequest } from './request.ts';
 import { createSessionBook } from './accounts/sessions.ts';
@@ -125,6 +128,11 @@ export interface Provider {
   readonly webhooks: WebhookDesk;
   /** The provider's clock, milliseconds since the epoch. */
   readonly now: () => number;
+  /** A client's use per day, for its developer (clients/usage.ts). */
+  readonly usage: {
+    /** The client's last `days` days (today last), each day of no use as zeros. */
+    days(clientKey: string, days: number): Promise<UsageDay[]>;
+  };
   /** Credentials moved in and out in bulk (`latchkey import` / `export`, docs/import.md). */
   readonly transfer: {
     /** An import of one file: check every record, then write clients, then tokens. */
@@ -209,11 +217,24 @@ export function createProvider(options: ProviderOptions): Provider {
   const webhooks = createWebhookDesk(store.webhooks, now, events);
   const deps = { store, policy, now, keys: createCredentialKeys() };
   const resourceDeps = { ...deps, rateLimits: createRateLimits(store.rateCounters, policy, now) };
+  const usage = createUsageMeter(store.usage);
+  /**
+   * A refusal in the client's usage (clients/usage.ts), off the verified path. A store that
+   * cannot say whose key it is loses the count, never the answer.
+   */
+  async function countRefusal(request: IncomingRequest, refusal: OAuthError): Promise<void> {
+    try {
+      await usage.countFailure(request, refusal.problem, now(), (key) => store.clients.find(key));
+    } catch {
+      // The store is away: its outage is reported by the next call that needs it.
+    }
+  }
   const upkeep = createUpkeep({
     store,
     policy,
     events,
     webhooks,
+    usage,
     purgeNow,
     intervalMs: options.maintenanceIntervalMs ?? 5000,
     ownsStore: options.ownsStore === true,
@@ -266,15 +287,27 @@ export function createProvider(options: ProviderOptions): Provider {
     // The pipeline (verify/pipeline.ts) runs the rate limits with the verification; a used
     // token's last-use time is written with the next batch.
     async verifyResourceRequest(request: IncomingRequest, resource: ResourceOptions = {}) {
-      const verified = await verifyResourceRequest(resourceDeps, request, {
-        tokenRequired: resource.tokenRequired ?? true,
-        requireBodyHash: resource.requireBodyHash ?? false,
-        scope: resource.scope,
-      });
-      if (verified.caller.token !== null) upkeep.recordUse(verified.caller.token, now());
-      return verified;
+      let verified: VerifiedResourceRequest;
+      try {
+        verified = await verifyResourceRequest(resourceDeps, request, {
+          tokenRequired: resource.tokenRequired ?? true,
+          requireBodyHash: resource.requireBodyHash ?? false,
+          scope: resource.scope,
+        });
+      } catch (error) {
+        if (error instanceof OAuthError) await countRefusal(request, error);
+        throw error;
+      }
+      const at = now();
+      if (verified.caller.token !== null) upkeep.recordUse(verified.caller.token, at);
+      usage.countRequest(verified.caller.client.key, verified.caller.owner?.id, at);
+      const rateLimit = resourceDeps.rateLimits.standing(verified.caller.client.key);
+      return rateLimit === undefined ? verified : { ...verified, rateLimit };
     },
     verifyLtiLaunch: (request: IncomingRequest) => verifyLtiLaunch(resourceDeps, request),
+    usage: {
+      days: (clientKey: string, days: number) => usage.days(clientKey, days, now()),
+    },
 
     startMaintenance: upkeep.startMaintenance,
     maintain: upkeep.maintain,

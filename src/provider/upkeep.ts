@@ -7,6 +7,7 @@ import type { ProviderEvents } from './events.ts';
 import type { Store } from '../store/types.ts';
 import type { Policy } from './policy.ts';
 import type { WebhookDesk } from './webhooks/webhooks.ts';
+import type { UsageMeter } from './clients/usage.ts';
 
 export interface UpkeepOptions {
   readonly store: Store;
@@ -14,6 +15,8 @@ export interface UpkeepOptions {
   readonly events: ProviderEvents;
   /** Its workers stop, and its pending events are queued, before the store closes. */
   readonly webhooks: WebhookDesk;
+  /** Client usage counted here, written with the last-use times (clients/usage.ts). */
+  readonly usage: UsageMeter;
   /** The purge clock (purge-clock.ts): never ahead of the time it saw pass. */
   readonly purgeNow: () => number;
   /** How often last-use times are written and expired rows purged (ms). */
@@ -48,6 +51,8 @@ export function createUpkeep(options: UpkeepOptions): Upkeep {
     // Forgetting cannot be undone: never at a time the wall clock was merely stepped to.
     const at = purgeNow();
     await flushLastUse();
+    await options.usage.flush();
+    await options.usage.purge(at);
     await store.nonces.purgeExpired(Math.floor(at / 1000));
     await store.temporaryCredentials.purgeExpired(at);
     await store.sessions.purgeExpired(at);
@@ -79,6 +84,7 @@ export function createUpkeep(options: UpkeepOptions): Upkeep {
         await options.webhooks.stopWorkers(0);
         await options.webhooks.settled();
         await flushLastUse();
+        await options.usage.flush();
       } finally {
         // The store is closed even when the last writes fail.
         if (options.ownsStore && !storeClosed) {

@@ -52,6 +52,15 @@ describe('forward-auth: the original request rebuilt from the edge, verified as 
     });
   }
 
+  it("answers the edge with the client's RateLimit-* fields, for the edge to pass on", async () => {
+    const answer = await nginx(sign({ path: '/photos?rate=1' }));
+    assert.equal(answer.status, 200, answer.body);
+    assert.match(String(answer.headers['ratelimit-limit']), /^\d+$/);
+    const remaining = Number(answer.headers['ratelimit-remaining']);
+    assert.ok(remaining >= 0 && remaining < Number(answer.headers['ratelimit-limit']));
+    assert.ok(Number(answer.headers['ratelimit-reset']) >= 1);
+  });
+
   it('nginx: a header-signed request is 200 with the identity headers, and its replay is 401', async () => {
     const signed = sign({ path: '/photos?size=large' });
     const first = await nginx(signed);

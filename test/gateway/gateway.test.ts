@@ -87,6 +87,28 @@ describe('Gateway mode: verify, then forward to the upstream API', () => {
     return record;
   }
 
+  it("adds the client's RateLimit-* fields to the upstream's answer, and to the 429", async () => {
+    const registered = await provider.clients.register({ name: 'Paced gateway app' });
+    const paced = await provider.clients.update(registered.key, { requestsPerMinute: 1 });
+    const call = () => {
+      const signed = signRequest({
+        method: 'GET',
+        url: `${base}/status`,
+        client: { key: paced.key, secret: paced.secret },
+      });
+      return fetch(signed.url, { headers: signed.headers });
+    };
+    const passed = await call();
+    assert.equal(passed.status, 200);
+    assert.equal(passed.headers.get('ratelimit-limit'), '1');
+    assert.equal(passed.headers.get('ratelimit-remaining'), '0');
+    assert.ok(Number(passed.headers.get('ratelimit-reset')) >= 1);
+    const refused = await call();
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('ratelimit-remaining'), '0');
+    assert.equal(refused.headers.get('ratelimit-reset'), refused.headers.get('retry-after'));
+  });
+
   for (const transmission of ['header', 'body', 'query'] as const) {
     it(`forwards method, path, query and form body as sent, without protocol parameters (${transmission})`, async () => {
       const response = await send({

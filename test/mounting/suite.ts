@@ -93,6 +93,38 @@ export function describeMountedVerifier(name: string, start: StartMountedApp): v
       return { status: response.status, headers: response.headers, text: await response.text() };
     }
 
+    it('tells the client its rate-limit standing: RateLimit-* on each answer, with the 429 too', async () => {
+      const registered = await latchkeyProvider.clients.register({ name: 'Paced app' });
+      const paced = await latchkeyProvider.clients.update(registered.key, { requestsPerMinute: 2 });
+      const pacedToken = await latchkeyProvider.tokens.issue({
+        clientKey: paced.key,
+        ownerId,
+        scope: 'read',
+      });
+      const standings = [];
+      for (let i = 0; i < 3; i++) {
+        const response = await send(
+          signRequest({
+            method: 'GET',
+            url: `${mounted.url}/hello`,
+            client: { key: paced.key, secret: paced.secret },
+            token: { token: pacedToken.token, secret: pacedToken.secret },
+          }),
+        );
+        standings.push([
+          response.status,
+          response.headers.get('ratelimit-limit'),
+          response.headers.get('ratelimit-remaining'),
+          Number(response.headers.get('ratelimit-reset')) >= 1,
+        ]);
+      }
+      assert.deepEqual(standings, [
+        [200, '2', '1', true],
+        [200, '2', '0', true],
+        [429, '2', '0', true],
+      ]);
+    });
+
     it('attaches the client, owner and scope to a verified request', async () => {
       const response = await send(signed({ method: 'GET', url: `${mounted.url}/hello?x=1` }));
       assert.equal(response.status, 200, response.text);

@@ -108,6 +108,48 @@ export function describeRateLimits(
       await assertLimited(await get(second, client, token));
     });
 
+    it('tells the client its standing: RateLimit-Limit, -Remaining counting down, -Reset; the same with the 429', async () => {
+      const { client, token } = await clientWithToken({ requestsPerMinute: 3 });
+      const standing = (response: Response) => ({
+        status: response.status,
+        limit: response.headers.get('ratelimit-limit'),
+        remaining: response.headers.get('ratelimit-remaining'),
+      });
+      const answers = [
+        await get(first, client, token),
+        await get(first, client, token),
+        await get(first, client, token),
+        await get(first, client, token),
+      ];
+      assert.deepEqual(answers.map(standing), [
+        { status: 200, limit: '3', remaining: '2' },
+        { status: 200, limit: '3', remaining: '1' },
+        { status: 200, limit: '3', remaining: '0' },
+        { status: 429, limit: '3', remaining: '0' },
+      ]);
+      for (const answer of answers) {
+        const reset = Number(answer.headers.get('ratelimit-reset'));
+        assert.ok(
+          Number.isInteger(reset) && reset >= 1 && reset <= 60,
+          `RateLimit-Reset: ${reset}`,
+        );
+      }
+      const refused = answers[3]!;
+      assert.equal(refused.headers.get('ratelimit-reset'), refused.headers.get('retry-after'));
+      await assertLimited(refused);
+    });
+
+    it('counts the other instance’s requests in RateLimit-Remaining once reported', async () => {
+      const { client, token } = await clientWithToken({ requestsPerMinute: 4 });
+      const remaining = async (instance: Instance) =>
+        (await get(instance, client, token)).headers.get('ratelimit-remaining');
+      // Near its limit every request is reported, so each instance sees the other's.
+      assert.equal(await remaining(first), '3');
+      assert.equal(await remaining(second), '2');
+      assert.equal(await remaining(first), '1');
+      assert.equal(await remaining(second), '0');
+    });
+
     it('limits each client on its own: another client is not slowed', async () => {
       const limited = await clientWithToken({ requestsPerMinute: 1 });
       const other = await clientWithToken({});

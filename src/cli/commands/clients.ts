@@ -11,6 +11,7 @@ import { UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { describeClient, publicView } from './client-view.ts';
 import { registerClientUpdates, rememberConsentOption } from './clients-update.ts';
+import { registerClientUsage } from './clients-usage.ts';
 import { withSettings } from '../settings-options.ts';
 import { publicKeyOption, readPublicKeyOption, rsaPublicKeyAlias } from './public-key-option.ts';
 import type { PublicKeyOptions } from './public-key-option.ts';
@@ -172,4 +173,5 @@ export function registerClients(program: Command): void {
     });
 
   registerClientUpdates(clients);
+  registerClientUsage(clients);
 }

@@ -28,6 +28,7 @@ import type { GatewayRule } from '../gateway/rules.ts';
 import { keepBodiesForVerification } from '../incoming-request.ts';
 import type { TransportSettings } from '../incoming-request.ts';
 import { launchHeaders } from '../lti/lti-headers.ts';
+import { setRateLimitHeaders } from '../rate-limit-headers.ts';
 import { ltiFailureAnswer } from '../lti/lti-reply.ts';
 import { DEFAULT_FORWARD_AUTH_PATH, DEFAULT_TRUSTED_EDGES, edgeCheck } from './edge-addresses.ts';
 
@@ -271,6 +272,7 @@ export async function registerForwardAuth(
         scope: rule.scope,
         requireBodyHash: rule.requireBodyHash,
       });
+      setRateLimitHeaders(verified.rateLimit, (name, value) => reply.header(name, value));
       return allow(reply, names, verified.caller);
     } catch (error) {
       const answer =

@@ -210,7 +210,11 @@ function readBodies(scope: FastifyInstance, gateway: Gateway): void {
 }
 
 /** Verifies the request as its rule says; sets the caller (and the launch on an `lti` path). */
-async function verifyForUpstream(gateway: Gateway, request: GatewayRequest): Promise<void> {
+async function verifyForUpstream(
+  gateway: Gateway,
+  request: GatewayRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const { provider, transport } = gateway;
   const rule = request.latchkeyGatewayRule;
   if (rule.access === 'public') {
@@ -234,6 +238,8 @@ async function verifyForUpstream(gateway: Gateway, request: GatewayRequest): Pro
       scope: rule.scope,
       requireBodyHash: rule.requireBodyHash,
     },
+    // On the response itself: the upstream's answer is written to it directly (forward.ts).
+    (name, value) => reply.raw.setHeader(name, value),
   );
   if (typeof request.body === 'string') request.body = withoutProtocolParameters(request.body);
 }
@@ -245,7 +251,7 @@ async function verified(
   reply: FastifyReply,
 ): Promise<FastifyReply | undefined> {
   try {
-    await verifyForUpstream(gateway, request);
+    await verifyForUpstream(gateway, request, reply);
   } catch (error) {
     if (!(error instanceof OAuthError) || !request.latchkeyGatewayRule.lti) throw error;
     // A launch is a person's browser sent by the LMS: answered for a person.

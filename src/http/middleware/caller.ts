@@ -12,17 +12,24 @@ import type {
 import { isFormContentType } from '../../protocol/index.ts';
 import { failureAnswer } from '../error-reply.ts';
 import { needsBodyBytes, readBodyBytes } from '../incoming-request.ts';
+import { setRateLimitHeaders } from '../rate-limit-headers.ts';
 
 /** Who is calling (the provider's verified caller): client, owner (subject, name), scope, token. */
 export type OAuthCaller = VerifiedCaller;
 
-/** Verifies a protected-resource request and describes the caller. Throws OAuthError. */
+/**
+ * Verifies a protected-resource request and describes the caller; the client's RateLimit-*
+ * fields go to `setHeader` (the answer's). Throws OAuthError.
+ */
 export async function identifyCaller(
   provider: Provider,
   incoming: IncomingRequest,
   resource: ResourceOptions,
+  setHeader: (name: string, value: string) => unknown,
 ): Promise<OAuthCaller> {
-  return (await provider.verifyResourceRequest(incoming, resource)).caller;
+  const verified = await provider.verifyResourceRequest(incoming, resource);
+  setRateLimitHeaders(verified.rateLimit, setHeader);
+  return verified.caller;
 }
 
 /**

@@ -91,7 +91,9 @@ export function latchkeyExpress(options: MiddlewareOptions): ExpressLikeMiddlewa
         request.lti = verified.launch;
         return;
       }
-      request.oauth = await identifyCaller(options.provider, incoming, resource);
+      request.oauth = await identifyCaller(options.provider, incoming, resource, (name, value) =>
+        response.setHeader(name, value),
+      );
     })().then(
       () => next(),
       (error: unknown) => {

@@ -106,7 +106,12 @@ const plugin: FastifyPluginAsync<FastifyMiddlewareOptions> = async (app, options
         undefined,
         hashedBodies.get(request),
       );
-      request.oauth = await identifyCaller(options.provider, incoming, { ...defaults, ...rule });
+      request.oauth = await identifyCaller(
+        options.provider,
+        incoming,
+        { ...defaults, ...rule },
+        (name, value) => reply.header(name, value),
+      );
     } catch (error) {
       const answer = failureAnswer(error, options.provider.policy.realm);
       // Refusals and store outages are answered as Latchkey answers them; anything else is

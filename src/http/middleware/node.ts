@@ -53,7 +53,9 @@ export function createNodeVerifier(options: MiddlewareOptions): NodeVerifier {
           lti: verified.launch,
         };
       }
-      const caller = await identifyCaller(options.provider, incoming, resource);
+      const caller = await identifyCaller(options.provider, incoming, resource, (name, value) =>
+        response.setHeader(name, value),
+      );
       return { caller, body: body.form, rawBody: body.raw, lti: undefined };
     } catch (error) {
       const realm = options.provider.policy.realm;

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Provider } from '../../provider/index.ts';
 import { toIncomingRequest } from '../incoming-request.ts';
+import { setRateLimitHeaders } from '../rate-limit-headers.ts';
 import type { TransportSettings } from '../incoming-request.ts';
 import { SIGNED, signedRequestRefusals, TAGS } from '../route-schemas.ts';
 
@@ -81,6 +82,7 @@ export function registerApiMe(
       tokenRequired: false,
     });
     const { caller } = verified;
+    setRateLimitHeaders(verified.rateLimit, (name, value) => reply.header(name, value));
     // Spec "Server obligations": keep authenticated content out of shared caches.
     return reply.header('cache-control', 'no-store').send({
       client: caller.client,

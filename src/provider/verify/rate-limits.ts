@@ -14,6 +14,13 @@
  * start a counter of their own (in memory or in Redis) and none would ever meet its limit.
  * Once a source is over its limit, this instance refuses it before any verification work
  * (for a made-up key, before any counting) until the window ends.
+ *
+ * What this instance knows of a client's window is also its standing (RateLimitStanding): the
+ * limit, an estimate of what is left and the seconds to the window's end, sent as the
+ * RateLimit-Limit, -Remaining and -Reset fields (IETF draft "RateLimit header fields for
+ * HTTP", the three-field form) on verified answers and with the 429, read from memory: no
+ * store round trip. With several instances the remaining count is an estimate: the shared
+ * count at this instance's last report, less what it counted since (docs/security.md#rate-limits).
  */
 import { OAuthError } from '../../protocol/index.ts';
 import type { Client, RateCounterStore } from '../../store/types.ts';
@@ -35,6 +42,33 @@ interface RequestWindow {
   pending: number;
   /** When the window ends (0 until the first report says). */
   endsAt: number;
+  /** The client's request limit when last counted. */
+  limit: number;
+}
+
+/** A client's standing in its current window, as the RateLimit-* fields tell it. */
+export interface RateLimitStanding {
+  /** Requests (or failures) allowed per window. */
+  readonly limit: number;
+  /** An estimate of what is left in the window (0 once refused). */
+  readonly remaining: number;
+  /** Seconds until the window ends (at least 1). */
+  readonly resetSeconds: number;
+}
+
+/** A 429 from a rate limit, with the standing its RateLimit-* fields tell. */
+export class RateLimitError extends OAuthError {
+  readonly standing: RateLimitStanding;
+
+  constructor(what: string, ttlMs: number, limit: number) {
+    const seconds = secondsLeft(ttlMs);
+    super(
+      'rate_limit_exceeded',
+      `Too many ${what} for this client; try again in ${seconds} seconds.`,
+      { retryAfterSeconds: seconds },
+    );
+    this.standing = { limit, remaining: 0, resetSeconds: seconds };
+  }
 }
 
 /** Where a request comes from: the client key it names and the address it came from. */
@@ -58,15 +92,15 @@ export interface RateLimits {
    * when the count stays local (no I/O); else a promise to await.
    */
   countRequest(client: Client): Promise<void> | undefined;
+  /**
+   * After countRequest: the client's standing as this instance knows it (no I/O); undefined
+   * before its first report.
+   */
+  standing(clientKey: string): RateLimitStanding | undefined;
 }
 
-function tooMany(what: string, ttlMs: number): OAuthError {
-  const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
-  return new OAuthError(
-    'rate_limit_exceeded',
-    `Too many ${what} for this client; try again in ${seconds} seconds.`,
-    { retryAfterSeconds: seconds },
-  );
+function secondsLeft(ttlMs: number): number {
+  return Math.max(1, Math.ceil(ttlMs / 1000));
 }
 
 export function createRateLimits(
@@ -74,8 +108,8 @@ export function createRateLimits(
   policy: Policy,
   now: () => number,
 ): RateLimits {
-  /** Failure keys over their limit on this instance, and when their window ends. */
-  const blocked = new Map<string, number>();
+  /** Failure keys over their limit on this instance: when their window ends, and the limit. */
+  const blocked = new Map<string, { readonly until: number; readonly limit: number }>();
   /** Each verified client's request window as this instance knows it. */
   const windows = new Map<string, RequestWindow>();
   const failureKey = (clientKey: string, address: string | undefined) =>
@@ -90,9 +124,9 @@ export function createRateLimits(
       const name = failureKey(key, source.address);
       const until = blocked.get(name);
       if (until === undefined) return;
-      const left = until - now();
+      const left = until.until - now();
       if (left <= 0) blocked.delete(name);
-      else throw tooMany('failed requests from this address', left);
+      else throw new RateLimitError('failed requests from this address', left, until.limit);
     },
 
     async countFailure(source, error, clientOf) {
@@ -105,14 +139,14 @@ export function createRateLimits(
       const name =
         client === undefined ? unknownKey(source.address) : failureKey(key, source.address);
       const until = blocked.get(name);
-      if (until !== undefined && until > now()) {
-        return tooMany('failed requests from this address', until - now());
+      if (until !== undefined && until.until > now()) {
+        return new RateLimitError('failed requests from this address', until.until - now(), limit);
       }
       const { count, ttlMs } = await counters.incr(name, WINDOW_MS);
       if (count <= limit) return error;
       if (blocked.size >= MAX_BLOCKED) blocked.clear();
-      blocked.set(name, now() + ttlMs);
-      return tooMany('failed requests from this address', ttlMs);
+      blocked.set(name, { until: now() + ttlMs, limit });
+      return new RateLimitError('failed requests from this address', ttlMs, limit);
     },
 
     countRequest(client) {
@@ -121,12 +155,13 @@ export function createRateLimits(
       let window = windows.get(client.key);
       if (window === undefined || (window.endsAt !== 0 && window.endsAt <= at)) {
         if (windows.size >= MAX_WINDOWS) windows.clear();
-        window = { shared: 0, pending: 0, endsAt: 0 };
+        window = { shared: 0, pending: 0, endsAt: 0, limit };
         windows.set(client.key, window);
       }
+      window.limit = limit;
       window.pending += 1;
       if (window.endsAt > at && window.shared + window.pending > limit) {
-        throw tooMany('requests', window.endsAt - at);
+        throw new RateLimitError('requests', window.endsAt - at, limit);
       }
       // Far from the limit, requests are reported in batches (one store call for up to 64);
       // within 100 batches of it, every request is reported, so the limit holds exactly.
@@ -138,8 +173,18 @@ export function createRateLimits(
       return counters.incr(`r:${client.key}`, WINDOW_MS, hits).then(({ count, ttlMs }) => {
         reported.shared = Math.max(reported.shared, count);
         reported.endsAt = now() + ttlMs;
-        if (count > limit) throw tooMany('requests', ttlMs);
+        if (count > limit) throw new RateLimitError('requests', ttlMs, limit);
       });
+    },
+
+    standing(clientKey) {
+      const window = windows.get(clientKey);
+      if (window === undefined || window.endsAt === 0) return undefined;
+      return {
+        limit: window.limit,
+        remaining: Math.max(0, window.limit - window.shared - window.pending),
+        resetSeconds: secondsLeft(window.endsAt - now()),
+      };
     },
   };
 }

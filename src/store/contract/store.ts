@@ -9,6 +9,7 @@ import type { RateCounterStore } from './rate-counters.ts';
 import type { SealedSecretStore } from './sealed-secrets.ts';
 import type { SessionStore } from './sessions.ts';
 import type { ConsentStore } from './consents.ts';
+import type { UsageStore } from '../usage.ts';
 import type { TemporaryCredentialStore } from './temporary-credentials.ts';
 import type { TokenCredentialStore } from './token-credentials.ts';
 import type { TransferStore } from './transfer.ts';
@@ -31,6 +32,8 @@ export interface Store {
   readonly audit: AuditStore;
   readonly webhooks: WebhookStore;
   readonly adminTokens: AdminTokenStore;
+  /** A client's use per day (usage.ts). */
+  readonly usage: UsageStore;
   /**
    * True when the backing services answer (for /readyz).
    * Called by: provider ping (/readyz).

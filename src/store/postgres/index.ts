@@ -18,6 +18,7 @@ import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
 import { postgresAdminTokens } from './admin-tokens.ts';
 import { postgresAttempts } from './attempts.ts';
+import { postgresUsage } from './usage.ts';
 import { postgresClients } from './clients.ts';
 import { checkSchemaName, openDatabase } from './database.ts';
 import { migrate } from './migrations.ts';
@@ -140,6 +141,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     audit: sqlAudit(sql, read),
     webhooks: postgresWebhooks(db, sealer),
     adminTokens: postgresAdminTokens(db),
+    usage: postgresUsage(db),
     async ping() {
       if (db.closed) return false;
       try {

@@ -4,7 +4,7 @@
  * src/store/postgres/migrations.ts) applies the steps that have its form, in this order, and
  * records its own version: the number of its forms applied. A step one dialect does not need
  * has `null` there (SQLite's nonce log rebuilds), so the two versions differ (SQLite is at
- * 14 where PostgreSQL is at 12) and every database keeps the version it was written with.
+ * 15 where PostgreSQL is at 13) and every database keeps the version it was written with.
  *
  * Adding a migration: append ONE step at the end of `migrationSteps`, with a `name` saying
  * what it changes, a comment saying why, and both forms: `...alike((t) => sql)` when they
@@ -324,6 +324,38 @@ export const migrationSteps: readonly MigrationStep[] = [
     since ${t.int64} NOT NULL,
     PRIMARY KEY (owner_id, client_key)
   )${t.keyed};
+  `,
+    ),
+  },
+  // A client's use per UTC day (src/store/usage.ts UsageStore): verified requests and last
+  // use, failures by oauth_problem, the owners acted for (one row each: exact counts).
+  {
+    name: 'client usage',
+    ...alike(
+      (t) => `
+  CREATE TABLE client_usage (
+    client_key TEXT NOT NULL,
+    day TEXT NOT NULL,
+    requests ${t.int64} NOT NULL,
+    last_used_at ${t.int64},
+    PRIMARY KEY (client_key, day)
+  );
+  CREATE TABLE client_usage_failures (
+    client_key TEXT NOT NULL,
+    day TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    count ${t.int64} NOT NULL,
+    PRIMARY KEY (client_key, day, problem)
+  );
+  CREATE TABLE client_usage_owners (
+    client_key TEXT NOT NULL,
+    day TEXT NOT NULL,
+    owner_id TEXT NOT NULL,
+    PRIMARY KEY (client_key, day, owner_id)
+  );
+  CREATE INDEX client_usage_day ON client_usage (day);
+  CREATE INDEX client_usage_failures_day ON client_usage_failures (day);
+  CREATE INDEX client_usage_owners_day ON client_usage_owners (day);
   `,
     ),
   },

@@ -18,6 +18,7 @@ import { sqliteClients } from './clients.ts';
 import { sqliteConsents } from './consents.ts';
 import { startCheckpointer, type CheckpointReport } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
+import { sqliteUsage } from './usage.ts';
 import { sqliteNonces } from './nonces.ts';
 import { sqliteSealedSecrets } from './sealed-secrets.ts';
 import { sqliteTemporaryCredentials } from './temporary-credentials.ts';
@@ -167,6 +168,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     audit: sqlAudit(sql, read),
     webhooks: sqliteWebhooks(db, transaction, sealer),
     adminTokens: sqliteAdminTokens(db),
+    usage: sqliteUsage(db, transaction),
     async ping() {
       try {
         ping.get();

@@ -5,6 +5,7 @@
  * each ask for a confirmation first (a page with the form that posts). An app is visible only
  * to the account that registered it.
  */
+import { appUsage } from '../usage-chart.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InputError } from '../../provider/index.ts';
 import type { Client } from '../../provider/index.ts';
@@ -264,6 +265,7 @@ function appRoutes(fastify: FastifyInstance, web: WebContext, pages: DeveloperPa
       endpoints: endpoints(request),
       methods: client.signatureMethods.length === 0 ? methods : client.signatureMethods,
       updated: field(request.query, 'updated') === '1',
+      usage: await appUsage(provider, client.key),
     });
   });
 
