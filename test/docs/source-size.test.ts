@@ -17,14 +17,11 @@ const MAX_FUNCTION_LINES = 100;
  */
 const notYetSplit: readonly string[] = [
   'src/provider/',
-  'src/store/types.ts',
   'src/store/cached.ts createCachedStore',
   'src/store/sqlite/nonces.ts sqliteNonces',
   'src/store/postgres/temporary-credentials.ts postgresTemporaryCredentials',
   'src/store/postgres/token-credentials.ts postgresTokenCredentials',
   'src/store/postgres/transfer.ts postgresTransfer',
-  'src/store/postgres/webhooks.ts postgresWebhooks',
-  'src/store/sqlite/webhooks.ts sqliteWebhooks',
 ];
 
 const excluded = (entry: string): boolean =>
