@@ -21,8 +21,6 @@ const notYetSplit: readonly string[] = [
   'src/store/postgres/temporary-credentials.ts postgresTemporaryCredentials',
   'src/store/postgres/token-credentials.ts postgresTokenCredentials',
   'src/store/postgres/transfer.ts postgresTransfer',
-  'src/store/postgres/webhooks.ts postgresWebhooks',
-  'src/store/sqlite/webhooks.ts sqliteWebhooks',
 ];
 
 const excluded = (entry: string): boolean =>

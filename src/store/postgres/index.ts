@@ -16,7 +16,6 @@ import { createRedisRateCounters } from '../redis/rate-counters.ts';
 import { createRedisNonceStore } from '../redis/nonces.ts';
 import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
-import { postgresAdminTokens } from './admin-tokens.ts';
 import { postgresAttempts } from './attempts.ts';
 import { postgresUsage } from './usage.ts';
 import { postgresClients } from './clients.ts';
@@ -31,6 +30,7 @@ import { postgresTransfer } from './transfer.ts';
 import { postgresWebhooks } from './webhooks.ts';
 import { fromRow, read } from './row.ts';
 import { postgresRunner } from './runner.ts';
+import { sqlAdminTokens } from '../sql/admin-tokens.ts';
 import { sqlAudit } from '../sql/audit.ts';
 import { sqlLoginChallenges } from '../sql/login-challenges.ts';
 import { sqlOwners } from '../sql/owners.ts';
@@ -139,8 +139,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     loginChallenges: sqlLoginChallenges(sql, fromRow),
     secrets: postgresSealedSecrets(db, sealer),
     audit: sqlAudit(sql, read),
-    webhooks: postgresWebhooks(db, sealer),
-    adminTokens: postgresAdminTokens(db),
+    webhooks: postgresWebhooks(db, sql, sealer),
+    adminTokens: sqlAdminTokens(sql, read),
     usage: postgresUsage(db),
     async ping() {
       if (db.closed) return false;

@@ -37,3 +37,9 @@ export const { read, fromRow, sealedRows } = driverRows({ int, bool, stringList 
 
 /** An integer column that may be NULL. */
 export const intOrNull = orNull(int);
+
+/** PostgreSQL stores booleans and lists (TEXT[]) as themselves. */
+export const spelling = {
+  bool: (value: boolean) => value,
+  list: (value: readonly string[]) => value,
+};

@@ -12,12 +12,11 @@ import {
   sealedTokenRow,
   tokenColumns,
 } from '../sql/sealed-rows.ts';
-import { sealedRows } from './row.ts';
+import { sealedRows, spelling } from './row.ts';
 
 const CLIENT_COLUMNS = clientColumns;
 const TOKEN_COLUMNS = tokenColumns;
 /** PostgreSQL has BOOLEAN and TEXT[]: the values as they are. */
-const spelling = { bool: (value: boolean) => value, list: (value: readonly string[]) => value };
 
 /** The client columns that hold TEXT[], sent as JSON arrays. */
 const lists: ReadonlySet<string> = new Set(['callbacks', 'signature_methods']);

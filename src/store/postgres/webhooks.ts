@@ -1,43 +1,24 @@
 /**
- * Webhooks and their delivery queue in PostgreSQL (src/store/types.ts WebhookStore). Every
- * instance claims from the one queue: the due rows are locked with FOR UPDATE SKIP LOCKED (so
- * two instances claiming at once take different rows and neither waits) and leased until
- * `claimed_until`; a row whose lease ran out (its instance died mid-delivery) is due again.
+ * Webhooks and their delivery queue in PostgreSQL (src/store/types.ts WebhookStore); what both
+ * SQL stores write alike is in src/store/sql/webhooks.ts. Every instance claims from the one
+ * queue: the due rows are locked with FOR UPDATE SKIP LOCKED (so two instances claiming at
+ * once take different rows and neither waits) and leased until `claimed_until`; a row whose
+ * lease ran out (its instance died mid-delivery) is due again.
  */
 import { randomUUID } from 'node:crypto';
-import { sealedIn, type Sealer } from '../sealing.ts';
-import type { DeliveryOutcome, NewWebhook, WebhookEvent, WebhookStore } from '../types.ts';
-import { toClaimedDelivery, toDelivery, toWebhook } from '../webhook-rows.ts';
+import type { Sealer } from '../sealing.ts';
+import type { SqlRunner } from '../sql/runner.ts';
+import { sqlWebhooks } from '../sql/webhooks.ts';
+import type { DeliveryOutcome, WebhookEvent, WebhookStore } from '../types.ts';
+import { toClaimedDelivery } from '../webhook-rows.ts';
 import type { Database } from './database.ts';
-import { bool, int, intOrNull, stringList, text, textOrNull } from './row.ts';
+import { read, spelling, text } from './row.ts';
 
-const read = { text, textOrNull, int, intOrNull, bool, stringList };
-
-export function postgresWebhooks(db: Database, sealer: Sealer): WebhookStore {
+export function postgresWebhooks(db: Database, sql: SqlRunner, sealer: Sealer): WebhookStore {
   const hooks = db.table('webhooks');
   const deliveries = db.table('webhook_deliveries');
   return {
-    async create(hook: NewWebhook) {
-      const sealed = sealer.seal(hook.secret, sealedIn.webhook(hook.id));
-      await db.query(
-        `INSERT INTO ${hooks} (id, url, events, secret, secret_key_id, created_at, disabled_at)
-         VALUES ($1, $2, $3, $4, $5, $6, NULL)`,
-        [hook.id, hook.url, hook.events, sealed.value, sealed.keyId, hook.createdAt],
-      );
-      return { ...hook, disabledAt: null };
-    },
-    async list() {
-      const { rows } = await db.query(`SELECT * FROM ${hooks} ORDER BY created_at, id`);
-      return rows.map((row) => toWebhook(read, sealer, row));
-    },
-    async remove(id: string) {
-      return (await db.query(`DELETE FROM ${hooks} WHERE id = $1`, [id])).count > 0;
-    },
-    async enable(id: string) {
-      return (
-        (await db.query(`UPDATE ${hooks} SET disabled_at = NULL WHERE id = $1`, [id])).count > 0
-      );
-    },
+    ...sqlWebhooks(sql, read, sealer, spelling),
     async enqueue(event: WebhookEvent) {
       const { count } = await db.query(
         `INSERT INTO ${deliveries} (id, webhook_id, event_id, type, body, created_at,
@@ -68,58 +49,39 @@ export function postgresWebhooks(db: Database, sealer: Sealer): WebhookStore {
       );
       return rows.map((row) => toClaimedDelivery(read, sealer, row));
     },
-    async complete(id: string, claim: string, outcome: DeliveryOutcome) {
-      if (outcome.kind === 'delivered') {
-        const { count } = await db.query(
-          `UPDATE ${deliveries} SET delivered_at = $3, last_status = $4, last_error = NULL,
-             next_attempt_at = NULL, claim = NULL, claimed_until = NULL
-           WHERE id = $1 AND claim = $2`,
-          [id, claim, outcome.at, outcome.status],
-        );
-        return count > 0;
-      }
-      return db.transaction(async (query) => {
-        const { rows } = await query(
-          `UPDATE ${deliveries} SET last_status = $3, last_error = $4, next_attempt_at = $5,
-             claim = NULL, claimed_until = NULL
-           WHERE id = $1 AND claim = $2 RETURNING webhook_id`,
-          [id, claim, outcome.status, outcome.error, outcome.nextAttemptAt],
-        );
-        const hook = rows[0];
-        if (hook === undefined) return false;
-        if (outcome.disableHookAt !== undefined) {
-          await query(`UPDATE ${hooks} SET disabled_at = $2 WHERE id = $1`, [
-            text(hook, 'webhook_id'),
-            outcome.disableHookAt,
-          ]);
-        }
-        return true;
-      });
-    },
-    async release(id: string, claim: string) {
+    complete: postgresComplete(db),
+  };
+}
+
+function postgresComplete(db: Database) {
+  const hooks = db.table('webhooks');
+  const deliveries = db.table('webhook_deliveries');
+  return async (id: string, claim: string, outcome: DeliveryOutcome) => {
+    if (outcome.kind === 'delivered') {
       const { count } = await db.query(
-        `UPDATE ${deliveries} SET claim = NULL, claimed_until = NULL,
-           attempts = greatest(attempts - 1, 0)
+        `UPDATE ${deliveries} SET delivered_at = $3, last_status = $4, last_error = NULL,
+           next_attempt_at = NULL, claim = NULL, claimed_until = NULL
          WHERE id = $1 AND claim = $2`,
-        [id, claim],
+        [id, claim, outcome.at, outcome.status],
       );
       return count > 0;
-    },
-    async deliveries(filter) {
-      const { rows } = await db.query(
-        `SELECT * FROM ${deliveries} WHERE ($1::text IS NULL OR webhook_id = $1)
-         ORDER BY created_at DESC, id DESC LIMIT $2`,
-        [filter.webhookId ?? null, filter.limit],
+    }
+    return db.transaction(async (query) => {
+      const { rows } = await query(
+        `UPDATE ${deliveries} SET last_status = $3, last_error = $4, next_attempt_at = $5,
+           claim = NULL, claimed_until = NULL
+         WHERE id = $1 AND claim = $2 RETURNING webhook_id`,
+        [id, claim, outcome.status, outcome.error, outcome.nextAttemptAt],
       );
-      return rows.map((row) => toDelivery(read, row));
-    },
-    async purgeFinishedBefore(before: number) {
-      return (
-        await db.query(
-          `DELETE FROM ${deliveries} WHERE next_attempt_at IS NULL AND created_at < $1`,
-          [before],
-        )
-      ).count;
-    },
+      const hook = rows[0];
+      if (hook === undefined) return false;
+      if (outcome.disableHookAt !== undefined) {
+        await query(`UPDATE ${hooks} SET disabled_at = $2 WHERE id = $1`, [
+          text(hook, 'webhook_id'),
+          outcome.disableHookAt,
+        ]);
+      }
+      return true;
+    });
   };
 }

@@ -12,7 +12,6 @@ import type { DatabaseSync } from 'node:sqlite';
 import { createSealer, type Keyring } from '../sealing.ts';
 import type { Store } from '../types.ts';
 import { createMemoryRateCounters } from '../memory-rate-counters.ts';
-import { sqliteAdminTokens } from './admin-tokens.ts';
 import { sqliteAttempts } from './attempts.ts';
 import { sqliteClients } from './clients.ts';
 import { sqliteConsents } from './consents.ts';
@@ -28,6 +27,7 @@ import { sqliteWebhooks } from './webhooks.ts';
 import { readCacheOn } from './read-cache.ts';
 import { fromRow, read } from './row.ts';
 import { sqliteRunner } from './runner.ts';
+import { sqlAdminTokens } from '../sql/admin-tokens.ts';
 import { sqlAudit } from '../sql/audit.ts';
 import { sqlLoginChallenges } from '../sql/login-challenges.ts';
 import { sqlOwners } from '../sql/owners.ts';
@@ -166,8 +166,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     loginChallenges: sqlLoginChallenges(sql, fromRow),
     secrets: sqliteSealedSecrets(db, sql, transaction, sealer),
     audit: sqlAudit(sql, read),
-    webhooks: sqliteWebhooks(db, transaction, sealer),
-    adminTokens: sqliteAdminTokens(db),
+    webhooks: sqliteWebhooks(db, sql, transaction, sealer),
+    adminTokens: sqlAdminTokens(sql, read),
     usage: sqliteUsage(db, transaction),
     async ping() {
       try {

@@ -30,3 +30,9 @@ export const { read, fromRow, sealedRows } = driverRows({ int, bool, stringList 
 
 /** An integer column that may be NULL. */
 export const intOrNull = orNull(int);
+
+/** How SQLite stores booleans (0 and 1) and lists (JSON text) when writing them. */
+export const spelling = {
+  bool: (value: boolean) => (value ? 1 : 0),
+  list: (value: readonly string[]) => JSON.stringify(value),
+};

@@ -14,16 +14,11 @@ import {
   tokenColumns,
   valuesOf,
 } from '../sql/sealed-rows.ts';
-import { sealedRows } from './row.ts';
+import { sealedRows, spelling } from './row.ts';
 import type { Transaction } from './transaction.ts';
 
 const CLIENT_COLUMNS = clientColumns.join(', ');
 const TOKEN_COLUMNS = tokenColumns.join(', ');
-/** SQLite stores booleans as 0 and 1, lists as JSON text. */
-const spelling = {
-  bool: (value: boolean) => (value ? 1 : 0),
-  list: (value: readonly string[]) => JSON.stringify(value),
-};
 
 /** Every column except the key, set from the inserted row (SQLite's upsert `excluded`). */
 function replaceSet(columns: string): string {
