@@ -51,9 +51,15 @@ describe('Provider: scope enforced on resource requests', () => {
     assert.equal(verified.caller.scope, 'read');
   });
 
-  it('returns the caller (client, owner, scope, token) and the signed parameters, and no secret', async () => {
+  it('returns the caller (client, owner, scope, token), the signed parameters and the rate-limit standing, and no secret', async () => {
     const verified = await world.server.provider.verifyResourceRequest(incoming(readOnly));
-    assert.deepEqual(Object.keys(verified).sort(), ['caller', 'parameters']);
+    assert.deepEqual(Object.keys(verified).sort(), ['caller', 'parameters', 'rateLimit']);
+    // The client's standing in its rate-limit window (the RateLimit-* fields): numbers only.
+    assert.deepEqual(Object.keys(verified.rateLimit ?? {}).sort(), [
+      'limit',
+      'remaining',
+      'resetSeconds',
+    ]);
     assert.deepEqual(verified.caller, {
       client: { key: world.sharedClient.key, name: world.sharedClient.name },
       owner: {

@@ -40,6 +40,8 @@ const fields = {
   publicKey: { type: ['string', 'null'], maxLength: 10_000 },
   constrainedDevice: { type: 'boolean' },
   sessionExtension: { type: 'boolean' },
+  rememberConsent: { type: 'string', enum: ['never', 'same-scope'] },
+  tokenResponseIdentity: { type: 'boolean' },
 } as const;
 
 const changeFields = {
@@ -74,6 +76,8 @@ type Registration = {
   publicKey?: string | null;
   constrainedDevice?: boolean;
   sessionExtension?: boolean;
+  rememberConsent?: 'never' | 'same-scope';
+  tokenResponseIdentity?: boolean;
 };
 
 const config = (action: AdminRouteConfig['action']) => ({ config: { action } });
