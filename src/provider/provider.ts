@@ -3,28 +3,24 @@
  * the web pages and the CLI all go through it, so a rule lives in one place.
  */
 import type { SealedSecretStore, Store } from '../store/types.ts';
-import {
-  approveAuthorization,
-  describeAuthorization,
-  denyAuthorization,
-} from './flow/authorization.ts';
-import type { ApproveOptions, AuthorizationDependencies } from './flow/authorization.ts';
+import { createAuthorizationDesk } from './flow/authorization-desk.ts';
+import type { AuthorizationDesk } from './flow/authorization-desk.ts';
+import { withOwnerEvents } from './accounts/owner-events.ts';
+
 import { createCredentialKeys } from './verify/credential-keys.ts';
 import type { VerifiedResourceRequest } from './caller.ts';
 import { cacheReportOf } from '../store/cached.ts';
 import { createClientRegistry } from './clients/clients.ts';
 import { createConnectionBook } from './flow/connections.ts';
-import { createConsentBook, rememberConsent, standingConsent } from './flow/standing-consent.ts';
+import { createConsentBook } from './flow/standing-consent.ts';
 import type { ConsentBook } from './flow/standing-consent.ts';
 import { createLoginDesk } from './accounts/logins.ts';
 import { createOwnerDirectory } from './accounts/owners.ts';
-import type { ExternalIdentity } from './accounts/owners.ts';
 import { resolvePolicy } from './policy.ts';
 import type { Policy, PolicyOverrides } from './policy.ts';
 import { createRateLimits } from './verify/rate-limits.ts';
 import { createUsageMeter } from './clients/usage.ts';
 import type { UsageDay } from '../store/usage.ts';
-import { OAuthError } from '../protocol/index.ts';
 import { purgeClock } from './purge-clock.ts';
 import type { IncomingRequest } from './request.ts';
 import { createSessionBook } from './accounts/sessions.ts';
@@ -43,12 +39,11 @@ import { exportRecords } from './transfer/export.ts';
 import type { ExportOptions } from './transfer/export.ts';
 import { createImport } from './transfer/import.ts';
 import type { ImportOptions } from './transfer/import.ts';
-import { verifyLtiLaunch, verifyResourceRequest } from './verify/verify-request.ts';
+import { verifyLtiLaunch } from './verify/verify-request.ts';
 import type { VerifiedLtiLaunch } from './verify/verify-request.ts';
 import { createUpkeep } from './upkeep.ts';
+import { createResourceVerifier } from './resource-verifier.ts';
 import type { CacheReport } from '../store/cached.ts';
-import type { Client } from '../store/types.ts';
-import type { AuthorizationRequest, Approval } from './flow/authorization.ts';
 import type { ClientRegistry } from './clients/clients.ts';
 import type { ConnectionBook } from './flow/connections.ts';
 import type { LoginDesk } from './accounts/logins.ts';
@@ -142,39 +137,7 @@ export interface Provider {
   /** §2.1: temporary credentials for a signed request. */
   issueTemporaryCredentials(request: IncomingRequest): Promise<IssuedTemporaryCredentials>;
   /** §2.2: the owner's decision, for the pages and for embedders who render their own. */
-  readonly authorization: {
-    describe(token: string): Promise<AuthorizationRequest>;
-    /**
-     * `request`: the token, or what `describe` returned for it in the same request (not read
-     * again; the store still refuses a request answered or expired since, atomically).
-     */
-    approve(
-      request: string | AuthorizationRequest,
-      ownerId: string,
-      approve?: ApproveOptions,
-    ): Promise<Approval>;
-    /** Approves for a person of the embedder's own user base, named by subject. */
-    approveFor(
-      token: string,
-      person: Omit<ExternalIdentity, 'source'> & { readonly source?: ExternalIdentity['source'] },
-      approve?: ApproveOptions,
-    ): Promise<Approval>;
-    /**
-     * Approves without asking when consent stands (docs/identity.md "Sign in with"): a
-     * remembered consent, or with `liveGrant` a live grant covering the request; undefined
-     * when the owner must be asked.
-     */
-    approveStanding(
-      request: AuthorizationRequest,
-      ownerId: string,
-      options: { readonly liveGrant: boolean },
-    ): Promise<Approval | undefined>;
-    /** `ownerId`: the signed-in owner who denied, for the audit trail. */
-    deny(
-      token: string,
-      ownerId?: string,
-    ): Promise<{ readonly redirect: string | undefined; readonly client: Client }>;
-  };
+  readonly authorization: AuthorizationDesk;
   /** §2.3: token credentials for a signed request; with a session handle, their renewal. */
   exchangeTokenCredentials(request: IncomingRequest): Promise<IssuedTokenCredentials>;
   /** The client ends the token it signs with (`POST /oauth/invalidate_token`). */
@@ -218,17 +181,6 @@ export function createProvider(options: ProviderOptions): Provider {
   const deps = { store, policy, now, keys: createCredentialKeys() };
   const resourceDeps = { ...deps, rateLimits: createRateLimits(store.rateCounters, policy, now) };
   const usage = createUsageMeter(store.usage);
-  /**
-   * A refusal in the client's usage (clients/usage.ts), off the verified path. A store that
-   * cannot say whose key it is loses the count, never the answer.
-   */
-  async function countRefusal(request: IncomingRequest, refusal: OAuthError): Promise<void> {
-    try {
-      await usage.countFailure(request, refusal.problem, now(), (key) => store.clients.find(key));
-    } catch {
-      // The store is away: its outage is reported by the next call that needs it.
-    }
-  }
   const upkeep = createUpkeep({
     store,
     policy,
@@ -284,26 +236,7 @@ export function createProvider(options: ProviderOptions): Provider {
         : exchangeTokenCredentials(deps, request),
     invalidateToken: (request: IncomingRequest) => invalidateToken({ ...deps, events }, request),
 
-    // The pipeline (verify/pipeline.ts) runs the rate limits with the verification; a used
-    // token's last-use time is written with the next batch.
-    async verifyResourceRequest(request: IncomingRequest, resource: ResourceOptions = {}) {
-      let verified: VerifiedResourceRequest;
-      try {
-        verified = await verifyResourceRequest(resourceDeps, request, {
-          tokenRequired: resource.tokenRequired ?? true,
-          requireBodyHash: resource.requireBodyHash ?? false,
-          scope: resource.scope,
-        });
-      } catch (error) {
-        if (error instanceof OAuthError) await countRefusal(request, error);
-        throw error;
-      }
-      const at = now();
-      if (verified.caller.token !== null) upkeep.recordUse(verified.caller.token, at);
-      usage.countRequest(verified.caller.client.key, verified.caller.owner?.id, at);
-      const rateLimit = resourceDeps.rateLimits.standing(verified.caller.client.key);
-      return rateLimit === undefined ? verified : { ...verified, rateLimit };
-    },
+    verifyResourceRequest: createResourceVerifier({ resourceDeps, usage, upkeep }),
     verifyLtiLaunch: (request: IncomingRequest) => verifyLtiLaunch(resourceDeps, request),
     usage: {
       days: (clientKey: string, days: number) => usage.days(clientKey, days, now()),
@@ -316,122 +249,5 @@ export function createProvider(options: ProviderOptions): Provider {
     nonceCount: (): Promise<number> => store.nonces.size(),
     cacheReport: () => cacheReportOf(store),
     close: upkeep.close,
-  };
-}
-
-/**
- * What an operator does to accounts (`latchkey users add|passwd|remove`) is a security event
- * too (the audit trail): who, never the password.
- */
-function withOwnerEvents(directory: OwnerDirectory, events: ProviderEvents): OwnerDirectory {
-  return {
-    ...directory,
-    async create(username: string, password: string) {
-      const owner = await directory.create(username, password);
-      events.emit('owner.created', { ownerId: owner.id, source: owner.source });
-      return owner;
-    },
-    async setPassword(username: string, password: string) {
-      await directory.setPassword(username, password);
-      const owner = await directory.get(username);
-      events.emit('owner.password-set', { ownerId: owner.id });
-    },
-    async remove(reference: string) {
-      const owner = await directory.remove(reference);
-      events.emit('owner.removed', { ownerId: owner.id, source: owner.source });
-      return owner;
-    },
-    /**
-     * A wrong password is a security event (the audit trail), told by the account it was for:
-     * never by the username as typed, where a person sometimes types their password
-     * (docs/security.md "The audit trail").
-     */
-    async authenticate(username: string, password: string) {
-      const { owner, account } = await directory.check(username, password);
-      if (owner === undefined) {
-        events.emit(
-          'owner.sign-in-refused',
-          account === undefined
-            ? { kind: 'local', reason: 'unknown-username' }
-            : { kind: 'local', reason: 'password', ownerId: account.id },
-        );
-      }
-      return owner;
-    },
-  };
-}
-
-/** §2.2: the owner's decision, each one a security event. */
-function createAuthorizationDesk(
-  deps: AuthorizationDependencies,
-  events: ProviderEvents,
-  owners: OwnerDirectory,
-): Provider['authorization'] {
-  // Described once, then answered: the store re-checks the request as it writes (§2.2).
-  async function approve(
-    request: string | AuthorizationRequest,
-    ownerId: string,
-    options?: ApproveOptions,
-  ) {
-    const asked =
-      typeof request === 'string' ? await describeAuthorization(deps, request) : request;
-    const approval = await approveAuthorization(deps, asked, ownerId, options);
-    events.emit('authorization.granted', {
-      ownerId,
-      clientKey: asked.client.key,
-      scope: options?.scope,
-      lifetime: options?.lifetime,
-    });
-    if (await rememberConsent(deps, asked.client, ownerId, approval.scope)) {
-      events.emit('consent.remembered', {
-        ownerId,
-        clientKey: asked.client.key,
-        scope: approval.scope,
-      });
-    }
-    return approval;
-  }
-  async function approveStanding(
-    asked: AuthorizationRequest,
-    ownerId: string,
-    options: { readonly liveGrant: boolean },
-  ) {
-    const reason = await standingConsent(deps, asked, ownerId, options);
-    if (reason === undefined) return undefined;
-    const approval = await approveAuthorization(deps, asked, ownerId);
-    events.emit('authorization.automatic', {
-      ownerId,
-      clientKey: asked.client.key,
-      reason,
-      scope: approval.scope,
-    });
-    return approval;
-  }
-  async function deny(token: string, ownerId?: string) {
-    const asked = await describeAuthorization(deps, token);
-    const denied = await denyAuthorization(deps, asked);
-    events.emit('authorization.denied', { ownerId, clientKey: asked.client.key });
-    return denied;
-  }
-  return {
-    describe: (token: string) => describeAuthorization(deps, token),
-    approve,
-    /**
-     * Approves for a person of the embedder's own user base, named by subject: the owner is
-     * created on first use (no password), its name kept current. `source` defaults to
-     * `delegated`.
-     * @example await provider.authorization.approveFor(token, { subject: 'user-42', name: 'Ada' });
-     */
-    async approveFor(token, person, options) {
-      // Check the request first, so a dead link creates no owner.
-      const asked = await describeAuthorization(deps, token);
-      const owner = await owners.signInExternal({
-        ...person,
-        source: person.source ?? 'delegated',
-      });
-      return approve(asked, owner.id, options);
-    },
-    approveStanding,
-    deny,
   };
 }

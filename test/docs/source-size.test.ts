@@ -18,7 +18,6 @@ const MAX_FUNCTION_LINES = 100;
 const notYetSplit: readonly string[] = [
   'src/store/cached.ts createCachedStore',
   'src/store/sqlite/nonces.ts sqliteNonces',
-  'src/store/postgres/temporary-credentials.ts postgresTemporaryCredentials',
   'src/store/postgres/token-credentials.ts postgresTokenCredentials',
   'src/store/postgres/transfer.ts postgresTransfer',
 ];
