@@ -33,6 +33,44 @@ export interface ClientRegistration {
   readonly secret?: string | undefined;
 }
 
+/** A new client, its key and secret made here unless given (credentials migrated from elsewhere). */
+async function registerClient(
+  store: Store,
+  methods: SignatureMethodRegistry,
+  events: ProviderEvents,
+  input: ClientRegistration,
+): Promise<Client> {
+  checkClientFields(input, methods);
+  if (input.key !== undefined) checkIdentifier('key', 'A client key', input.key);
+  if (input.secret !== undefined) checkSecret('secret', 'A client secret', input.secret);
+  const keyOnly = publicKeyOnly(input.signatureMethods ?? [], methods);
+  try {
+    const client = await store.clients.create({
+      key: input.key ?? newIdentifier(),
+      secret: input.secret ?? (keyOnly ? '' : newSecret()),
+      name: input.name.trim(),
+      description: input.description ?? '',
+      website: input.website || null,
+      callbacks: [...(input.callbacks ?? [])],
+      signatureMethods: [...(input.signatureMethods ?? [])],
+      publicKey: input.publicKey || null,
+      constrainedDevice: input.constrainedDevice ?? false,
+      verified: false,
+      developerId: input.developerId ?? null,
+      disabled: false,
+      sessionExtension: input.sessionExtension ?? false,
+      rememberConsent: input.rememberConsent ?? 'never',
+      tokenResponseIdentity: input.tokenResponseIdentity ?? false,
+    });
+    events.emit('client.created', { clientKey: client.key, developerId: client.developerId });
+    return client;
+  } catch (error) {
+    if (error instanceof StoreConflictError)
+      throw new InputError('key', 'A client with this key exists.');
+    throw error;
+  }
+}
+
 export function createClientRegistry(
   store: Store,
   methods: SignatureMethodRegistry,
@@ -47,37 +85,7 @@ export function createClientRegistry(
   }
 
   return {
-    async register(input: ClientRegistration): Promise<Client> {
-      checkFields(input);
-      if (input.key !== undefined) checkIdentifier('key', 'A client key', input.key);
-      if (input.secret !== undefined) checkSecret('secret', 'A client secret', input.secret);
-      const keyOnly = publicKeyOnly(input.signatureMethods ?? [], methods);
-      try {
-        const client = await store.clients.create({
-          key: input.key ?? newIdentifier(),
-          secret: input.secret ?? (keyOnly ? '' : newSecret()),
-          name: input.name.trim(),
-          description: input.description ?? '',
-          website: input.website || null,
-          callbacks: [...(input.callbacks ?? [])],
-          signatureMethods: [...(input.signatureMethods ?? [])],
-          publicKey: input.publicKey || null,
-          constrainedDevice: input.constrainedDevice ?? false,
-          verified: false,
-          developerId: input.developerId ?? null,
-          disabled: false,
-          sessionExtension: input.sessionExtension ?? false,
-          rememberConsent: input.rememberConsent ?? 'never',
-          tokenResponseIdentity: input.tokenResponseIdentity ?? false,
-        });
-        events.emit('client.created', { clientKey: client.key, developerId: client.developerId });
-        return client;
-      } catch (error) {
-        if (error instanceof StoreConflictError)
-          throw new InputError('key', 'A client with this key exists.');
-        throw error;
-      }
-    },
+    register: (input: ClientRegistration) => registerClient(store, methods, events, input),
 
     /**
      * Changes what the client registered (name, website, description, callbacks, methods,
