@@ -60,7 +60,8 @@ export interface LoginDeskDependencies {
   readonly deny: (token: string) => Promise<{ readonly redirect: string | undefined }>;
 }
 
-export function createLoginDesk(deps: LoginDeskDependencies) {
+/** The refusals shared by every step of a sign-in. */
+function loginRefusals(deps: LoginDeskDependencies) {
   const { store, now, events } = deps;
 
   function refuse(reason: LoginRefusal, kind: string): LoginRefusedError {
@@ -105,25 +106,17 @@ export function createLoginDesk(deps: LoginDeskDependencies) {
     return id;
   }
 
-  return {
-    /** Starts a sign-in; returns the challenge to hand over (the `state`, the `login_challenge`). */
-    async begin(start: LoginStart): Promise<string> {
-      const challenge = randomBytes(32).toString('base64url');
-      const createdAt = now();
-      await store.loginChallenges.create({
-        id: digest(challenge),
-        kind: start.kind,
-        browser: digest(start.browser),
-        origin: start.origin,
-        next: start.next,
-        oauthToken: start.oauthToken ?? null,
-        data: start.data ?? '',
-        createdAt,
-        expiresAt: createdAt + LOGIN_CHALLENGE_LIFETIME_SECONDS * 1000,
-      });
-      return challenge;
-    },
+  return { challengeText, explain, pendingDelegated };
+}
 
+type LoginRefusals = ReturnType<typeof loginRefusals>;
+
+/** The login app's answers to a delegated challenge: accepted or rejected. */
+function delegatedVerdicts(deps: LoginDeskDependencies, refusals: LoginRefusals) {
+  const { store, now, events } = deps;
+  const { explain, pendingDelegated } = refusals;
+
+  return {
     /**
      * The login app vouches for a person: the pending challenge is accepted, once. Returns the
      * login verifier the browser brings back (a new value: the challenge itself went through
@@ -173,6 +166,34 @@ export function createLoginDesk(deps: LoginDeskDependencies) {
         throw error;
       }
     },
+  };
+}
+
+export function createLoginDesk(deps: LoginDeskDependencies) {
+  const { store, now } = deps;
+  const refusals = loginRefusals(deps);
+  const { challengeText, explain } = refusals;
+
+  return {
+    /** Starts a sign-in; returns the challenge to hand over (the `state`, the `login_challenge`). */
+    async begin(start: LoginStart): Promise<string> {
+      const challenge = randomBytes(32).toString('base64url');
+      const createdAt = now();
+      await store.loginChallenges.create({
+        id: digest(challenge),
+        kind: start.kind,
+        browser: digest(start.browser),
+        origin: start.origin,
+        next: start.next,
+        oauthToken: start.oauthToken ?? null,
+        data: start.data ?? '',
+        createdAt,
+        expiresAt: createdAt + LOGIN_CHALLENGE_LIFETIME_SECONDS * 1000,
+      });
+      return challenge;
+    },
+
+    ...delegatedVerdicts(deps, refusals),
 
     /** The browser returns from the login app with the login verifier: signs the owner in. */
     async complete(

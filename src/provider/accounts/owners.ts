@@ -70,35 +70,87 @@ export function checkUsername(username: string): void {
   }
 }
 
-export function createOwnerDirectory(store: Store) {
-  async function create(owner: NewOwner, conflictField: string, conflict: string): Promise<Owner> {
+/** Creates an owner; a taken username or identity is an InputError naming the field. */
+async function createOwner(
+  store: Store,
+  owner: NewOwner,
+  conflictField: string,
+  conflict: string,
+): Promise<Owner> {
+  try {
+    return await store.owners.create(owner);
+  } catch (error) {
+    if (error instanceof StoreConflictError) throw new InputError(conflictField, conflict);
+    throw error;
+  }
+}
+
+/** A local account, with a password hash or none. */
+function createLocalOwner(
+  store: Store,
+  username: string,
+  passwordHash: string | null,
+): Promise<Owner> {
+  const id = randomUUID();
+  return createOwner(
+    store,
+    { id, source: 'local', subject: id, issuer: null, name: username, username, passwordHash },
+    'username',
+    `The username ${username} is taken.`,
+  );
+}
+
+async function signInExternal(store: Store, identity: ExternalIdentity): Promise<Owner> {
+  const subject = checkSubject(identity.subject);
+  const issuer = identity.source === 'oidc' ? (identity.issuer ?? null) : null;
+  const name = cleanName(identity.name, subject);
+  const key = { source: identity.source, issuer, subject };
+  let owner = await store.owners.findByIdentity(key);
+  if (owner === undefined) {
     try {
-      return await store.owners.create(owner);
+      return await store.owners.create({
+        id: randomUUID(),
+        ...key,
+        name,
+        username: null,
+        passwordHash: null,
+      });
     } catch (error) {
-      if (error instanceof StoreConflictError) throw new InputError(conflictField, conflict);
-      throw error;
+      if (!(error instanceof StoreConflictError)) throw error;
+      owner = await store.owners.findByIdentity(key);
+      if (owner === undefined) throw error;
     }
   }
+  if (owner.name === name) return owner;
+  await store.owners.rename(owner.id, name);
+  return { ...owner, name };
+}
 
+async function resolveOwner(store: Store, reference: string): Promise<Owner> {
+  const byName = await store.owners.findByUsername(reference);
+  if (byName !== undefined) return byName;
+  const byId = await store.owners.findById(reference);
+  if (byId !== undefined) return byId;
+  const matches = (await store.owners.list()).filter(
+    (owner) => owner.source !== 'local' && owner.subject === reference,
+  );
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) {
+    throw new InputError(
+      'user',
+      `${matches.length} users have the subject ${reference}; give the id of one.`,
+    );
+  }
+  throw new NotFoundError(`No user named ${reference}, and none with that id or subject.`);
+}
+
+export function createOwnerDirectory(store: Store) {
   return {
     /** A local account: signs in on Latchkey's own page with this username and password. */
     async create(username: string, password: string): Promise<Owner> {
       checkUsername(username);
       checkNewPassword(password);
-      const id = randomUUID();
-      return create(
-        {
-          id,
-          source: 'local',
-          subject: id,
-          issuer: null,
-          name: username,
-          username,
-          passwordHash: await hashPassword(password),
-        },
-        'username',
-        `The username ${username} is taken.`,
-      );
+      return createLocalOwner(store, username, await hashPassword(password));
     },
 
     /**
@@ -107,20 +159,7 @@ export function createOwnerDirectory(store: Store) {
      */
     async createWithoutPassword(username: string): Promise<Owner> {
       checkUsername(username);
-      const id = randomUUID();
-      return create(
-        {
-          id,
-          source: 'local',
-          subject: id,
-          issuer: null,
-          name: username,
-          username,
-          passwordHash: null,
-        },
-        'username',
-        `The username ${username} is taken.`,
-      );
+      return createLocalOwner(store, username, null);
     },
 
     /**
@@ -147,31 +186,7 @@ export function createOwnerDirectory(store: Store) {
      * sign-in (no password), its name updated when the source now gives another one. Two
      * first sign-ins at once create one owner.
      */
-    async signInExternal(identity: ExternalIdentity): Promise<Owner> {
-      const subject = checkSubject(identity.subject);
-      const issuer = identity.source === 'oidc' ? (identity.issuer ?? null) : null;
-      const name = cleanName(identity.name, subject);
-      const key = { source: identity.source, issuer, subject };
-      let owner = await store.owners.findByIdentity(key);
-      if (owner === undefined) {
-        try {
-          return await store.owners.create({
-            id: randomUUID(),
-            ...key,
-            name,
-            username: null,
-            passwordHash: null,
-          });
-        } catch (error) {
-          if (!(error instanceof StoreConflictError)) throw error;
-          owner = await store.owners.findByIdentity(key);
-          if (owner === undefined) throw error;
-        }
-      }
-      if (owner.name === name) return owner;
-      await store.owners.rename(owner.id, name);
-      return { ...owner, name };
-    },
+    signInExternal: (identity: ExternalIdentity): Promise<Owner> => signInExternal(store, identity),
 
     async setPassword(username: string, password: string): Promise<void> {
       checkNewPassword(password);
@@ -191,23 +206,7 @@ export function createOwnerDirectory(store: Store) {
      * An owner as an operator names it: a local username, an owner id, or the subject of an
      * external owner (refused when owners of two sources share it: name the id instead).
      */
-    async resolve(reference: string): Promise<Owner> {
-      const byName = await store.owners.findByUsername(reference);
-      if (byName !== undefined) return byName;
-      const byId = await store.owners.findById(reference);
-      if (byId !== undefined) return byId;
-      const matches = (await store.owners.list()).filter(
-        (owner) => owner.source !== 'local' && owner.subject === reference,
-      );
-      if (matches.length === 1) return matches[0]!;
-      if (matches.length > 1) {
-        throw new InputError(
-          'user',
-          `${matches.length} users have the subject ${reference}; give the id of one.`,
-        );
-      }
-      throw new NotFoundError(`No user named ${reference}, and none with that id or subject.`);
-    },
+    resolve: (reference: string): Promise<Owner> => resolveOwner(store, reference),
 
     findById: (id: string) => store.owners.findById(id),
     /** By (source, issuer, subject): how an imported credential names its owner. */

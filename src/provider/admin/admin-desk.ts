@@ -54,41 +54,9 @@ export function tokenStatus(token: TokenCredential, at: number): TokenStatus {
   return 'active';
 }
 
-export function createAdminDesk(deps: {
-  readonly store: Store;
-  readonly now: () => number;
-  readonly events: EventEmitter;
-  readonly tokens: TokenLedger;
-  readonly adminTokens: AdminTokens;
-}) {
-  const { store, now, events, tokens } = deps;
-
-  async function liveTokens(filter: {
-    readonly clientKey?: string | undefined;
-    readonly ownerId?: string | undefined;
-  }) {
-    const at = now();
-    const found = await store.tokenCredentials.list({
-      ...(filter.clientKey === undefined ? {} : { clientKey: filter.clientKey }),
-      ...(filter.ownerId === undefined ? {} : { ownerId: filter.ownerId }),
-    });
-    return found.filter((token) => tokenStatus(token, at) === 'active');
-  }
-
+/** The listings with their filters and pages, and single rows by id. */
+function adminListings(store: Store, now: () => number) {
   return {
-    /** Admin tokens: made and revoked with the CLI, checked on every admin API request. */
-    tokens: deps.adminTokens,
-
-    /** Whether `admin`'s role allows `action`. */
-    may: (admin: AdminIdentity, action: AdminAction) => roleMay(admin.role, action),
-
-    /** Throws AdminRefusal 403 unless `admin`'s role allows `action`. */
-    authorize(admin: AdminIdentity, action: AdminAction): void {
-      if (!roleMay(admin.role, action)) {
-        throw new AdminRefusal(403, `The ${admin.role} role may not do this (${action}).`);
-      }
-    },
-
     async clients(filter: ClientFilter = {}): Promise<Page<Client>> {
       const all = await store.clients.list(
         filter.developerId === undefined ? {} : { developerId: filter.developerId },
@@ -139,6 +107,45 @@ export function createAdminDesk(deps: {
       if (found === undefined) throw new NotFoundError('No such token.');
       return found;
     },
+  };
+}
+
+export function createAdminDesk(deps: {
+  readonly store: Store;
+  readonly now: () => number;
+  readonly events: EventEmitter;
+  readonly tokens: TokenLedger;
+  readonly adminTokens: AdminTokens;
+}) {
+  const { store, now, events, tokens } = deps;
+
+  async function liveTokens(filter: {
+    readonly clientKey?: string | undefined;
+    readonly ownerId?: string | undefined;
+  }) {
+    const at = now();
+    const found = await store.tokenCredentials.list({
+      ...(filter.clientKey === undefined ? {} : { clientKey: filter.clientKey }),
+      ...(filter.ownerId === undefined ? {} : { ownerId: filter.ownerId }),
+    });
+    return found.filter((token) => tokenStatus(token, at) === 'active');
+  }
+
+  return {
+    /** Admin tokens: made and revoked with the CLI, checked on every admin API request. */
+    tokens: deps.adminTokens,
+
+    /** Whether `admin`'s role allows `action`. */
+    may: (admin: AdminIdentity, action: AdminAction) => roleMay(admin.role, action),
+
+    /** Throws AdminRefusal 403 unless `admin`'s role allows `action`. */
+    authorize(admin: AdminIdentity, action: AdminAction): void {
+      if (!roleMay(admin.role, action)) {
+        throw new AdminRefusal(403, `The ${admin.role} role may not do this (${action}).`);
+      }
+    },
+
+    ...adminListings(store, now),
 
     /** Grants with a usable token, one per (owner, client), for a client or an owner. */
     async grants(

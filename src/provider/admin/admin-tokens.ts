@@ -45,6 +45,33 @@ const viewOf = (token: AdminToken): AdminTokenView => ({
   expiresAt: token.expiresAt,
 });
 
+function tooMany(ms: number): AdminRefusal {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  return new AdminRefusal(
+    429,
+    `Too many wrong admin tokens from this address; try again in ${seconds} seconds.`,
+    seconds,
+  );
+}
+
+/** Checks a new token's name, role and lifetime in seconds; throws InputError naming the field. */
+function checkNewToken(
+  name: string,
+  role: string,
+  seconds: number | undefined,
+): { readonly role: AdminRole; readonly seconds: number | undefined } {
+  if (!NAME.test(name)) {
+    throw new InputError('name', 'A name is 1 to 64 characters: letters, digits, . _ @ -');
+  }
+  if (!isAdminRole(role)) {
+    throw new InputError('role', 'A role is operator, auditor or support.');
+  }
+  if (seconds !== undefined && (!Number.isSafeInteger(seconds) || seconds < 1)) {
+    throw new InputError('expires', 'An expiry is a whole number of seconds, at least 1.');
+  }
+  return { role, seconds };
+}
+
 export function createAdminTokens(store: Store, now: () => number, events: EventEmitter) {
   /** Addresses over the limit on this instance, and when their window ends. */
   const blocked = new Map<string, number>();
@@ -58,15 +85,6 @@ export function createAdminTokens(store: Store, now: () => number, events: Event
       return undefined;
     }
     return tooMany(left);
-  }
-
-  function tooMany(ms: number): AdminRefusal {
-    const seconds = Math.max(1, Math.ceil(ms / 1000));
-    return new AdminRefusal(
-      429,
-      `Too many wrong admin tokens from this address; try again in ${seconds} seconds.`,
-      seconds,
-    );
   }
 
   async function failure(address: string, message: string): Promise<AdminRefusal> {
@@ -84,16 +102,7 @@ export function createAdminTokens(store: Store, now: () => number, events: Event
       role: string,
       options: { readonly expiresInSeconds?: number | undefined } = {},
     ): Promise<{ readonly token: string; readonly admin: AdminTokenView }> {
-      if (!NAME.test(name)) {
-        throw new InputError('name', 'A name is 1 to 64 characters: letters, digits, . _ @ -');
-      }
-      if (!isAdminRole(role)) {
-        throw new InputError('role', 'A role is operator, auditor or support.');
-      }
-      const seconds = options.expiresInSeconds;
-      if (seconds !== undefined && (!Number.isSafeInteger(seconds) || seconds < 1)) {
-        throw new InputError('expires', 'An expiry is a whole number of seconds, at least 1.');
-      }
+      const { role: checkedRole, seconds } = checkNewToken(name, role, options.expiresInSeconds);
       const id = randomBytes(8).toString('hex');
       const secret = randomBytes(32).toString('base64url');
       const createdAt = now();
@@ -101,7 +110,7 @@ export function createAdminTokens(store: Store, now: () => number, events: Event
         const stored = await store.adminTokens.create({
           id,
           name,
-          role,
+          role: checkedRole,
           digest: digestOf(secret),
           createdAt,
           expiresAt: seconds === undefined ? null : createdAt + seconds * 1000,

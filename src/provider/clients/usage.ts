@@ -50,14 +50,14 @@ export function usageDay(at: number): string {
   return new Date(at).toISOString().slice(0, 10);
 }
 
-export function createUsageMeter(store: UsageStore): UsageMeter {
+/** The counts held in memory until the next flush, per day and client. */
+function createPendingCounts() {
   /** Per day (the current one, and any before it not yet flushed), per client. */
   const pending = new Map<string, Map<string, DayCounts>>();
   let size = 0;
   // The current day's map, found without formatting a date on every request.
   let today: Map<string, DayCounts> | undefined;
   let todayEnds = 0;
-  let purgedBefore: string | undefined;
 
   function countsOf(clientKey: string, at: number): DayCounts {
     let day = today;
@@ -117,8 +117,15 @@ export function createUsageMeter(store: UsageStore): UsageMeter {
     today = undefined;
   }
 
+  return { countsOf, take, putBack, isEmpty: () => size === 0 };
+}
+
+export function createUsageMeter(store: UsageStore): UsageMeter {
+  const { countsOf, take, putBack, isEmpty } = createPendingCounts();
+  let purgedBefore: string | undefined;
+
   async function flush(): Promise<void> {
-    if (size === 0) return;
+    if (isEmpty()) return;
     const batches = take();
     try {
       await store.add(batches);

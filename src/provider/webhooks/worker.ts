@@ -43,52 +43,69 @@ function outcomeOf(
   };
 }
 
+/** The HTTP client (undici) is loaded when a worker starts, not by every CLI command. */
+function loadSender(options: WebhookDeliveryOptions) {
+  return import('./send-delivery.ts').then(({ deliveryAgent, sendDelivery }) => ({
+    agent: deliveryAgent(options),
+    sendDelivery,
+  }));
+}
+
+interface DeliveryContext {
+  readonly store: WebhookStore;
+  readonly options: WebhookDeliveryOptions;
+  readonly now: () => number;
+  readonly events: ProviderEvents;
+  readonly sender: ReturnType<typeof loadSender>;
+  /** Aborts the attempt once a stop's grace period is over. */
+  readonly signal: AbortSignal;
+}
+
+/** Sends one claimed delivery and records the outcome under its claim. */
+async function deliver(context: DeliveryContext, delivery: ClaimedDelivery): Promise<void> {
+  const { store, options, now, events } = context;
+  const { agent, sendDelivery } = await context.sender;
+  const result = await sendDelivery(agent, delivery, options, now, context.signal);
+  try {
+    if (result.status === null && result.aborted) {
+      // Stopped mid-way: the receiver may or may not have it; it is due again at once.
+      await store.release(delivery.id, delivery.claim);
+      return;
+    }
+    const outcome = outcomeOf(options, delivery, result, now());
+    const recorded = await store.complete(delivery.id, delivery.claim, outcome);
+    const attempt = {
+      deliveryId: delivery.id,
+      webhookId: delivery.webhookId,
+      type: delivery.type,
+      status: result.status,
+      error: result.status === null ? result.error : undefined,
+      recorded,
+    };
+    if (outcome.kind === 'delivered') events.emit('webhook.delivered', attempt);
+    else events.emit('webhook.failed', attempt);
+  } catch (error) {
+    // The store is away: the claim runs out after the lease and the delivery is tried again.
+    events.emit('error.webhooks', error);
+  }
+}
+
 export function startWebhookWorker(
   store: WebhookStore,
   options: WebhookDeliveryOptions,
   now: () => number,
   events: ProviderEvents,
 ): WebhookWorker {
-  // The HTTP client (undici) is loaded when a worker starts, not by every CLI command.
-  const sender = import('./send-delivery.ts').then(({ deliveryAgent, sendDelivery }) => ({
-    agent: deliveryAgent(options),
-    sendDelivery,
-  }));
+  const sender = loadSender(options);
   /** Aborts the deliveries still in flight once a stop's grace period is over. */
   const stopping = new AbortController();
+  const context = { store, options, now, events, sender, signal: stopping.signal };
   let claiming = true;
   const inFlight = new Set<Promise<void>>();
   let wake: (() => void) | undefined;
   const wakeUp = () => wake?.();
   // webhook-queue.ts announces each enqueue: an idle worker wakes at once.
   events.on('webhook.enqueued', wakeUp);
-
-  async function deliver(delivery: ClaimedDelivery): Promise<void> {
-    const { agent, sendDelivery } = await sender;
-    const result = await sendDelivery(agent, delivery, options, now, stopping.signal);
-    try {
-      if (result.status === null && result.aborted) {
-        // Stopped mid-way: the receiver may or may not have it; it is due again at once.
-        await store.release(delivery.id, delivery.claim);
-        return;
-      }
-      const outcome = outcomeOf(options, delivery, result, now());
-      const recorded = await store.complete(delivery.id, delivery.claim, outcome);
-      const attempt = {
-        deliveryId: delivery.id,
-        webhookId: delivery.webhookId,
-        type: delivery.type,
-        status: result.status,
-        error: result.status === null ? result.error : undefined,
-        recorded,
-      };
-      if (outcome.kind === 'delivered') events.emit('webhook.delivered', attempt);
-      else events.emit('webhook.failed', attempt);
-    } catch (error) {
-      // The store is away: the claim runs out after the lease and the delivery is tried again.
-      events.emit('error.webhooks', error);
-    }
-  }
 
   function idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
@@ -119,7 +136,7 @@ export function startWebhookWorker(
         return;
       }
       for (const delivery of claimed) {
-        const running = deliver(delivery).finally(() => {
+        const running = deliver(context, delivery).finally(() => {
           inFlight.delete(running);
           wakeUp();
         });

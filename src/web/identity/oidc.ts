@@ -63,6 +63,35 @@ function failureOf(error: unknown): IdentityProviderFailure {
   return 'unreachable';
 }
 
+/** The code exchanged for tokens, the ID token validated by the library. */
+async function exchangeCode(
+  config: oidc.Configuration,
+  callbackUrl: URL,
+  state: string,
+  checks: OidcChecks,
+): Promise<{
+  readonly claims: oidc.IDToken | undefined;
+  readonly accessToken: string | undefined;
+}> {
+  try {
+    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      pkceCodeVerifier: checks.codeVerifier,
+      expectedState: state,
+      expectedNonce: checks.nonce,
+      idTokenExpected: true,
+    });
+    return { claims: tokens.claims(), accessToken: tokens.access_token };
+  } catch (error) {
+    const failure = failureOf(error);
+    const messages: Record<IdentityProviderFailure, string> = {
+      unreachable: 'The sign-in service did not answer, or its answer could not be read.',
+      invalid: 'The sign-in service’s answer did not pass the checks, so it was not trusted.',
+      refused: 'The sign-in service did not sign you in.',
+    };
+    throw new IdentityProviderError(failure, messages[failure], error);
+  }
+}
+
 export function createOidcSignIn(identity: OidcIdentity) {
   const scopes = new Set(['openid', ...(identity.scopes ?? DEFAULT_OIDC_SCOPES).split(' ')]);
   const nameClaims = identity.nameClaims ?? DEFAULT_NAME_CLAIMS;
@@ -130,26 +159,7 @@ export function createOidcSignIn(identity: OidcIdentity) {
      */
     async finish(callbackUrl: URL, state: string, checks: OidcChecks): Promise<OidcPerson> {
       const config = await configured();
-      let claims: oidc.IDToken | undefined;
-      let accessToken: string | undefined;
-      try {
-        const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
-          pkceCodeVerifier: checks.codeVerifier,
-          expectedState: state,
-          expectedNonce: checks.nonce,
-          idTokenExpected: true,
-        });
-        claims = tokens.claims();
-        accessToken = tokens.access_token;
-      } catch (error) {
-        const failure = failureOf(error);
-        const messages: Record<IdentityProviderFailure, string> = {
-          unreachable: 'The sign-in service did not answer, or its answer could not be read.',
-          invalid: 'The sign-in service’s answer did not pass the checks, so it was not trusted.',
-          refused: 'The sign-in service did not sign you in.',
-        };
-        throw new IdentityProviderError(failure, messages[failure], error);
-      }
+      const { claims, accessToken } = await exchangeCode(config, callbackUrl, state, checks);
       if (claims === undefined) {
         throw new IdentityProviderError('invalid', 'The sign-in service sent no ID token.');
       }

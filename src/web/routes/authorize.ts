@@ -120,43 +120,52 @@ function callbackShown(asked: AuthorizationRequest) {
   };
 }
 
+/** The consent page: who asks, for what scope and how long. */
+function consentPage(
+  web: WebContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  asked: AuthorizationRequest,
+) {
+  const { render, options } = web;
+  const { client } = asked;
+  allowCallbackScheme(reply, asked.temporaryCredential.callback);
+  return render(request, reply, 'consent', {
+    title: `Allow ${client.name}?`,
+    client,
+    website: safeLink(client.website),
+    scope: asked.scope,
+    lifetimes: lifetimeChoices(asked.defaultLifetime),
+    token: asked.temporaryCredential.token,
+    callback: callbackShown(asked),
+    minutesLeft: minutesLeft(asked, options.provider.now()),
+    remembers: client.rememberConsent === 'same-scope',
+  });
+}
+
+/** The approval sent on: to the callback, or (oob, §2.2) the verifier on a page. */
+function sendApproval(
+  web: WebContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  asked: AuthorizationRequest,
+  approval: Approval,
+) {
+  const { render, options } = web;
+  if (approval.redirect !== undefined) return reply.redirect(approval.redirect, 303);
+  return render(request, reply, 'verifier', {
+    title: `Your code for ${asked.client.name}`,
+    client: asked.client,
+    verifier: approval.displayVerifier,
+    typing: asked.client.constrainedDevice,
+    minutesLeft: minutesLeft(asked, options.provider.now()),
+  });
+}
+
 export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext): Promise<void> {
   const { options, render, errors } = web;
   const { provider } = options;
   const path = options.paths.authorize;
-
-  function consentPage(request: FastifyRequest, reply: FastifyReply, asked: AuthorizationRequest) {
-    const { client } = asked;
-    allowCallbackScheme(reply, asked.temporaryCredential.callback);
-    return render(request, reply, 'consent', {
-      title: `Allow ${client.name}?`,
-      client,
-      website: safeLink(client.website),
-      scope: asked.scope,
-      lifetimes: lifetimeChoices(asked.defaultLifetime),
-      token: asked.temporaryCredential.token,
-      callback: callbackShown(asked),
-      minutesLeft: minutesLeft(asked, provider.now()),
-      remembers: client.rememberConsent === 'same-scope',
-    });
-  }
-
-  /** The approval sent on: to the callback, or (oob, §2.2) the verifier on a page. */
-  function sendApproval(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    asked: AuthorizationRequest,
-    approval: Approval,
-  ) {
-    if (approval.redirect !== undefined) return reply.redirect(approval.redirect, 303);
-    return render(request, reply, 'verifier', {
-      title: `Your code for ${asked.client.name}`,
-      client: asked.client,
-      verifier: approval.displayVerifier,
-      typing: asked.client.constrainedDevice,
-      minutesLeft: minutesLeft(asked, provider.now()),
-    });
-  }
 
   /**
    * Both pages: the request checked, the owner signed in (again, with `force_login`), then
@@ -201,8 +210,8 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
     const standing = await provider.authorization.approveStanding(asked, signedIn.owner.id, {
       liveGrant: authenticate,
     });
-    if (standing !== undefined) return sendApproval(request, reply, asked, standing);
-    return consentPage(request, reply, asked);
+    if (standing !== undefined) return sendApproval(web, request, reply, asked, standing);
+    return consentPage(web, request, reply, asked);
   }
 
   fastify.get(path, { schema: consentSchema }, (request, reply) => answer(request, reply, false));
@@ -243,7 +252,7 @@ export async function authorizeRoutes(fastify: FastifyInstance, web: WebContext)
         scope,
       });
       // oob (§2.2): the page shows the verifier and tells the owner to give it to the app.
-      return sendApproval(request, reply, asked, approval);
+      return sendApproval(web, request, reply, asked, approval);
     },
   );
 }
