@@ -3,9 +3,10 @@
  * JSON file, default ~/.latchkey/profiles.json (LATCHKEY_PROFILES overrides), readable by
  * its owner only since it holds secrets.
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { writePrivateJson } from './private-file.ts';
 import { CommandFailure } from './errors.ts';
 
 export interface Profile {
@@ -62,10 +63,6 @@ export function saveProfile(name: string, profile: Profile): string {
   const path = profilesPath();
   const file = readProfiles(path);
   file.profiles[name] = profile;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, path);
+  writePrivateJson(path, file);
   return path;
 }

@@ -4,9 +4,10 @@
  * ~/.config/latchkey/profiles.json ($XDG_CONFIG_HOME honoured), mode 0600 since it holds
  * tokens. Not ~/.latchkey/profiles.json, which holds `latchkey request`'s OAuth credentials.
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { writePrivateJson } from '../private-file.ts';
 import { CommandFailure } from '../errors.ts';
 
 export interface AdminProfile {
@@ -58,10 +59,6 @@ export function saveAdminProfile(name: string, profile: AdminProfile): string {
   const path = adminProfilesPath();
   const file = readFile(path);
   file.profiles[name] = profile;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, path);
+  writePrivateJson(path, file);
   return path;
 }
