@@ -1,7 +1,7 @@
 /**
  * The one shape both SQL adapters offer the stores they share (owners.ts, sessions.ts,
  * login-challenges.ts, audit.ts here): a statement with numbered parameters (`$1`, as
- * PostgreSQL writes them; SQLite's runner reads them as `?1`), its rows, the rows it changed.
+ * PostgreSQL writes them; SQLite's runner binds them in the order they appear), its rows, the rows it changed.
  * Each runner fails with the store's errors (src/store/types.ts) and names tables as its
  * dialect must: `"schema".name` in PostgreSQL, the bare name in SQLite.
  */
