@@ -15,16 +15,13 @@ import {
   pageAnswer,
   pageQuery,
   pageRequestOf,
+  pathParams,
   problems,
   sendWithEtag,
 } from './route-parts.ts';
 import { clientSchema, clientView } from './views.ts';
 
-const keyParams = {
-  type: 'object',
-  properties: { key: { type: 'string', minLength: 1, maxLength: 200 } },
-  required: ['key'],
-} as const;
+const keyParams = pathParams('key');
 
 const text = (maxLength: number) => ({ type: 'string', maxLength }) as const;
 const list = { type: 'array', maxItems: 50, items: text(2000) } as const;

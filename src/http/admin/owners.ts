@@ -13,16 +13,13 @@ import {
   pageAnswer,
   pageQuery,
   pageRequestOf,
+  pathParams,
   problems,
   sendWithEtag,
 } from './route-parts.ts';
 import { ownerSchema, ownerView } from './views.ts';
 
-const idParams = {
-  type: 'object',
-  properties: { id: { type: 'string', minLength: 1, maxLength: 200 } },
-  required: ['id'],
-} as const;
+const idParams = pathParams('id');
 
 export function registerAdminOwners(scope: FastifyInstance, provider: Provider): void {
   scope.get(

@@ -71,6 +71,15 @@ export const json = (description: string, schema: object, headers?: Record<strin
   ...(headers === undefined ? {} : { headers }),
 });
 
+/** The schema of one path parameter naming an object (`/admin/clients/{key}`). */
+export function pathParams<Name extends string>(name: Name) {
+  return {
+    type: 'object',
+    properties: { [name]: { type: 'string', minLength: 1, maxLength: 200 } },
+    required: [name],
+  } as const;
+}
+
 export const etagHeader = { etag: { type: 'string', description: 'The object’s entity tag.' } };
 
 /** Query fields of a paged listing. */
