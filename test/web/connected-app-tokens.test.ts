@@ -60,7 +60,10 @@ describe('Connected apps: one token at a time (RFC 5849 §2.3)', () => {
     const page = await browser.get('/account/apps');
     const words = text(page.body);
     assert.match(words, /Two Devices .*Tokens, by the device each was first used from/);
-    assert.match(words, /Device Firefox on Android Issued \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC Last used \d{1,2} \w{3} \d{4}/);
+    assert.match(
+      words,
+      /Device Firefox on Android Issued \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC Last used \d{1,2} \w{3} \d{4}/,
+    );
     assert.match(words, /Device curl\/8\.5 Issued /);
     assert.ok(page.body.includes(`title="${PHONE}"`), 'the whole hint on hover');
     assert.equal(tokenIds(page.body).length, 2);
@@ -84,7 +87,10 @@ describe('Connected apps: one token at a time (RFC 5849 §2.3)', () => {
     const [phoneId] = tokenIds(section);
     const confirm = await browser.get(`${REVOKE}?token_id=${encodeURIComponent(phoneId!)}`);
     assert.equal(confirm.statusCode, 200);
-    assert.match(text(confirm.body), /Revoke Revoke One on Firefox on Android\? .*other tokens keep working/);
+    assert.match(
+      text(confirm.body),
+      /Revoke Revoke One on Firefox on Android\? .*other tokens keep working/,
+    );
     assert.ok(formActions(confirm.body).includes(REVOKE));
     assert.equal((await use(phone, PHONE)).status, 200, 'nothing revoked before the form');
 

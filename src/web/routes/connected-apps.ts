@@ -1,9 +1,9 @@
 /**
- * "Connected apps": every client the owner granted access to, with scope, when
- * granted and when last used, each of its tokens with the device it was first used from, and
- * Revoke for the app or for one token (connected-app-tokens.ts). Revocation is read by the provider on every signed
- * request, so it takes effect on the client's very next request (§2.3 "the owner should be
- * able to revoke").
+ * "Connected apps": every client the owner granted access to, with scope, when granted and
+ * when last used, each of its tokens with the device it was first used from, and Revoke for
+ * the app or for one token (connected-app-tokens.ts). Revocation is read by the provider on
+ * every signed request, so it takes effect on the client's very next request (§2.3 "the
+ * owner should be able to revoke").
  */
 import type { FastifyInstance } from 'fastify';
 import type { WebContext } from '../context.ts';
