@@ -333,9 +333,9 @@ export function describeAdminApi(
     });
 
     it('shows each token’s device hint: the User-Agent of its first verified request, and its short form', async () => {
-      const hal = await world.provider.owners.create('hal', 'correct horse battery');
+      const hank = await world.provider.owners.create('hank', 'correct horse battery');
       const client = await world.provider.clients.register({ name: 'Device app' });
-      const issued = await world.provider.tokens.issue({ clientKey: client.key, ownerId: hal.id });
+      const issued = await world.provider.tokens.issue({ clientKey: client.key, ownerId: hank.id });
       const show = async () =>
         (await call(world, 'GET', `/admin/tokens/${issued.token}`, { as: 'auditor' })).body;
       assert.equal((await show()).deviceHint, null);
@@ -355,7 +355,7 @@ export function describeAdminApi(
       const shown = await show();
       assert.equal(shown.deviceHint, 'curl/8.5.0');
       assert.equal(shown.device, 'curl/8.5');
-      const listed = await call(world, 'GET', `/admin/tokens?owner=${hal.id}`, { as: 'auditor' });
+      const listed = await call(world, 'GET', `/admin/tokens?owner=${hank.id}`, { as: 'auditor' });
       assert.equal(listed.body.items[0].deviceHint, 'curl/8.5.0');
     });
 
