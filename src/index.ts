@@ -43,6 +43,8 @@ export type { IdentityOptions } from './provider/accounts/identity.ts';
 export type { ExternalIdentity } from './provider/accounts/owners.ts';
 export type { ClientRegistration } from './provider/clients/clients.ts';
 export type { TokenIssue } from './provider/flow/tokens.ts';
+/** An owner's live token as `provider.tokens.ofOwner` lists it: never its secret. */
+export type { OwnedToken } from './provider/flow/owned-tokens.ts';
 export type {
   Approval,
   ApproveOptions,

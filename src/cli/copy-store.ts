@@ -40,6 +40,7 @@ export async function copyStore(from: Store, to: Store, now: number): Promise<Co
     clients += 1;
   }
   const lastUsed = new Map<string, number>();
+  const devices = new Map<string, string>();
   for (const token of await from.tokenCredentials.list()) {
     // An expired token whose session can renew it is alive (session extension).
     const until = usableUntil(token);
@@ -48,11 +49,12 @@ export async function copyStore(from: Store, to: Store, now: number): Promise<Co
       skipped += 1;
       continue;
     }
-    const { lastUsedAt, revokedAt, ...issued } = token;
+    const { lastUsedAt, revokedAt, deviceHint, ...issued } = token;
     await to.tokenCredentials.create(issued);
     if (token.lastUsedAt !== null) lastUsed.set(token.token, token.lastUsedAt);
+    if (token.deviceHint !== null) devices.set(token.token, token.deviceHint);
     tokens += 1;
   }
-  if (lastUsed.size > 0) await to.tokenCredentials.touch(lastUsed);
+  if (lastUsed.size > 0) await to.tokenCredentials.touch(lastUsed, devices);
   return { owners, clients, tokens, skipped };
 }

@@ -55,6 +55,7 @@ export function incomingFromNode(
     rawBody,
     secure: isSecureChannel(request, transport, scheme),
     address: address ?? request.socket?.remoteAddress,
+    userAgent: request.headers['user-agent'],
   };
 }
 

@@ -103,7 +103,7 @@ export const auditedEvents: AuditTable = {
     detail: ['scope'],
   },
   'token.revoked': {
-    when: 'one token credential was revoked (`latchkey tokens revoke`, `provider.tokens.revoke`), or ended by its client (`invalidate_token`, actor `client`)',
+    when: 'one token credential was revoked (`latchkey tokens revoke`, `provider.tokens.revoke`, one token on Connected apps), or ended by its client (`invalidate_token`, actor `client`)',
     ownerId: owner,
     clientKey: client,
     actor: 'owner',

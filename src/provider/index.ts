@@ -27,6 +27,8 @@ export type { IncomingRequest } from './request.ts';
 export type { ClientRegistration } from './clients/clients.ts';
 export { isRememberConsent, REMEMBER_CONSENT_MODES } from './clients/client-fields.ts';
 export type { TokenIssue } from './flow/tokens.ts';
+export type { OwnedToken } from './flow/owned-tokens.ts';
+export { describeDevice } from './flow/device-hint.ts';
 export type { ExportedRecord, ExportOptions } from './transfer/export.ts';
 export { UnreadableLine } from './transfer/import.ts';
 export type {

@@ -35,6 +35,7 @@ import { carriesSessionHandle, renewTokenCredentials } from './flow/session-exte
 import { issueTemporaryCredentials } from './flow/temporary-credentials.ts';
 import { exchangeTokenCredentials } from './flow/token-credentials.ts';
 import { createTokenLedger } from './flow/tokens.ts';
+import { createOwnedTokens, type OwnedTokens } from './flow/owned-tokens.ts';
 import { exportRecords } from './transfer/export.ts';
 import type { ExportOptions } from './transfer/export.ts';
 import { createImport } from './transfer/import.ts';
@@ -105,8 +106,11 @@ export interface Provider {
   readonly clients: ClientRegistry;
   /** Resource owners: local accounts and people of an identity source. */
   readonly owners: OwnerDirectory;
-  /** Token credentials after issue: provisioning, listing, revocation (§2.3). */
-  readonly tokens: TokenLedger;
+  /**
+   * Token credentials after issue: provisioning, listing, revocation (§2.3); an owner's live
+   * tokens one by one (`ofOwner`, never a secret) and revoking one of them (`revokeOwned`).
+   */
+  readonly tokens: TokenLedger & OwnedTokens;
   /** An owner's connected apps, and ending one (the pages' "Connected apps"). */
   readonly connections: ConnectionBook;
   /** An owner's remembered consents, and stopping one (Connected apps). */
@@ -203,7 +207,10 @@ export function createProvider(options: ProviderOptions): Provider {
     secrets: store.secrets,
     clients: createClientRegistry(store, policy.signatureMethods, events),
     owners,
-    tokens,
+    tokens: {
+      ...tokens,
+      ...createOwnedTokens(store, now, upkeep.flushLastUse, tokens.revoke),
+    },
     connections: createConnectionBook(store, now, upkeep.flushLastUse, tokens.revokeGrant),
     consents: createConsentBook(deps, (ownerId, clientKey) =>
       events.emit('consent.forgotten', { ownerId, clientKey }),

@@ -31,6 +31,8 @@ export interface IncomingRequest {
   readonly secure: boolean;
   /** The client's address (a trusted proxy's X-Forwarded-For), for per-source rate limits. */
   readonly address?: string | undefined;
+  /** The User-Agent header: a token's device hint, from its first verified request. */
+  readonly userAgent?: string | undefined;
 }
 
 /**

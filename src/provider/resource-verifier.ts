@@ -1,7 +1,7 @@
 /**
  * §3 as the provider offers it: a protected resource request verified by the pipeline
  * (verify/pipeline.ts, which runs the rate limits with it), then, off the verified path, the
- * token's last use batched (upkeep.ts) and the client's usage counted (clients/usage.ts).
+ * token's last use and device hint batched (upkeep.ts) and the client's usage counted (clients/usage.ts).
  */
 import { OAuthError } from '../protocol/index.ts';
 import type { VerifiedResourceRequest } from './caller.ts';
@@ -50,7 +50,9 @@ export function createResourceVerifier(parts: ResourceVerifierParts) {
       throw error;
     }
     const at = now();
-    if (verified.caller.token !== null) upkeep.recordUse(verified.caller.token, at);
+    if (verified.caller.token !== null) {
+      upkeep.recordUse(verified.caller.token, at, request.userAgent);
+    }
     usage.countRequest(verified.caller.client.key, verified.caller.owner?.id, at);
     const rateLimit = resourceDeps.rateLimits.standing(verified.caller.client.key);
     return rateLimit === undefined ? verified : { ...verified, rateLimit };

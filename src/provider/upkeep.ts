@@ -1,6 +1,6 @@
 /**
- * The provider's upkeep, off the request path: last-use times of tokens written in batches,
- * and expired rows purged (nonces, temporary credentials, sessions, login challenges, the
+ * The provider's upkeep, off the request path: last-use times of tokens written in batches
+ * (with each token's device hint, in the same write), and expired rows purged (nonces, temporary credentials, sessions, login challenges, the
  * audit trail and the webhook delivery log past their retention), periodically and on close.
  */
 import type { ProviderEvents } from './events.ts';
@@ -8,6 +8,7 @@ import type { Store } from '../store/types.ts';
 import type { Policy } from './policy.ts';
 import type { WebhookDesk } from './webhooks/webhooks.ts';
 import type { UsageMeter } from './clients/usage.ts';
+import { deviceHintOf } from './flow/device-hint.ts';
 
 export interface UpkeepOptions {
   readonly store: Store;
@@ -26,8 +27,11 @@ export interface UpkeepOptions {
 }
 
 export interface Upkeep {
-  /** The token was used at `at` (ms): written with the next batch. */
-  recordUse(token: string, at: number): void;
+  /**
+   * The token was used at `at` (ms), by a client saying `userAgent`: written with the next
+   * batch, the User-Agent as the token's device hint when it has none yet.
+   */
+  recordUse(token: string, at: number, userAgent?: string): void;
   flushLastUse(): Promise<void>;
   maintain(): Promise<void>;
   startMaintenance(): void;
@@ -37,14 +41,25 @@ export interface Upkeep {
 export function createUpkeep(options: UpkeepOptions): Upkeep {
   const { store, policy, events, purgeNow } = options;
   const lastUse = new Map<string, number>();
+  // The first User-Agent of each token in the batch; the store keeps the first one written.
+  const devices = new Map<string, string>();
   let timer: NodeJS.Timeout | undefined;
   let storeClosed = false;
 
   async function flushLastUse(): Promise<void> {
     if (lastUse.size === 0) return;
     const batch = new Map(lastUse);
+    const batchDevices = new Map(devices);
     lastUse.clear();
-    await store.tokenCredentials.touch(batch);
+    devices.clear();
+    await store.tokenCredentials.touch(batch, batchDevices);
+  }
+
+  function recordUse(token: string, at: number, userAgent?: string): void {
+    lastUse.set(token, at);
+    if (devices.has(token)) return;
+    const hint = deviceHintOf(userAgent);
+    if (hint !== undefined) devices.set(token, hint);
   }
 
   async function maintain(): Promise<void> {
@@ -63,7 +78,7 @@ export function createUpkeep(options: UpkeepOptions): Upkeep {
   }
 
   return {
-    recordUse: (token, at) => void lastUse.set(token, at),
+    recordUse,
     flushLastUse,
     maintain,
 

@@ -181,6 +181,11 @@ export interface TokenCredential {
   /** null: no expiry. */
   readonly expiresAt: number | null;
   readonly lastUsedAt: number | null;
+  /**
+   * The User-Agent of the first verified request made with it (trimmed, capped), written
+   * once with the batched last use; null until then, or when that request sent none.
+   */
+  readonly deviceHint: string | null;
   readonly revokedAt: number | null;
   /**
    * Session extension: SHA-256 (hex) of the session handle that renews this token, or null
@@ -193,7 +198,7 @@ export interface TokenCredential {
 
 export type NewTokenCredential = Omit<
   TokenCredential,
-  'lastUsedAt' | 'revokedAt' | 'sessionHandleHash' | 'sessionExpiresAt'
+  'lastUsedAt' | 'deviceHint' | 'revokedAt' | 'sessionHandleHash' | 'sessionExpiresAt'
 > &
   Partial<Pick<TokenCredential, 'sessionHandleHash' | 'sessionExpiresAt'>>;
 

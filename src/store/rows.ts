@@ -162,6 +162,7 @@ export function rowMappers<Row>(read: ColumnReader<Row>, sealer: Sealer = create
       issuedAt: read.int(row, 'issued_at'),
       expiresAt: read.intOrNull(row, 'expires_at'),
       lastUsedAt: read.intOrNull(row, 'last_used_at'),
+      deviceHint: read.textOrNull(row, 'device_hint'),
       revokedAt: read.intOrNull(row, 'revoked_at'),
       sessionHandleHash: read.textOrNull(row, 'session_handle_hash'),
       sessionExpiresAt: read.intOrNull(row, 'session_expires_at'),

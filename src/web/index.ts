@@ -33,6 +33,7 @@ import type { WebOptions } from './options.ts';
 import { createRenderer } from './render.ts';
 import { authorizeRoutes } from './routes/authorize.ts';
 import { connectedAppsRoutes } from './routes/connected-apps.ts';
+import { connectedAppTokenRoutes } from './routes/connected-app-tokens.ts';
 import { developerRoutes } from './routes/developer.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { homeRoutes } from './routes/home.ts';
@@ -136,6 +137,7 @@ export async function webPlugin(fastify: FastifyInstance, rawOptions: WebOptions
   }
   await authorizeRoutes(fastify, web);
   await connectedAppsRoutes(fastify, web);
+  await connectedAppTokenRoutes(fastify, web);
   await developerRoutes(fastify, web);
   await docsRoutes(fastify, web);
 }

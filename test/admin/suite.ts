@@ -332,6 +332,33 @@ export function describeAdminApi(
       );
     });
 
+    it('shows each token’s device hint: the User-Agent of its first verified request, and its short form', async () => {
+      const hank = await world.provider.owners.create('hank', 'correct horse battery');
+      const client = await world.provider.clients.register({ name: 'Device app' });
+      const issued = await world.provider.tokens.issue({ clientKey: client.key, ownerId: hank.id });
+      const show = async () =>
+        (await call(world, 'GET', `/admin/tokens/${issued.token}`, { as: 'auditor' })).body;
+      assert.equal((await show()).deviceHint, null);
+      assert.equal((await show()).device, null);
+      const signed = (agent: string) => {
+        const request = signRequest({
+          method: 'GET',
+          url: `${world.url}/api/me`,
+          client: { key: client.key, secret: client.secret },
+          token: { token: issued.token, secret: issued.secret },
+        });
+        return fetch(request.url, { headers: { ...request.headers, 'user-agent': agent } });
+      };
+      assert.equal((await signed('curl/8.5.0')).status, 200);
+      assert.equal((await signed('Wget/1.21.4')).status, 200);
+      await world.provider.flushLastUse(); // written with the batched last use
+      const shown = await show();
+      assert.equal(shown.deviceHint, 'curl/8.5.0');
+      assert.equal(shown.device, 'curl/8.5');
+      const listed = await call(world, 'GET', `/admin/tokens?owner=${hank.id}`, { as: 'auditor' });
+      assert.equal(listed.body.items[0].deviceHint, 'curl/8.5.0');
+    });
+
     it('lists tokens and grants by client and owner, revokes one, a grant, and all (audited)', async () => {
       const fay = await world.provider.owners.create('fay', 'correct horse battery');
       const gus = await world.provider.owners.create('gus', 'correct horse battery');

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createSqliteStore } from '../../src/store/index.ts';
+import { fileKeyring } from '../../src/store/key-file.ts';
 import { workspace } from './run-cli.ts';
 
 interface IssuedJson {
@@ -17,6 +20,8 @@ interface ListedJson {
   user: string;
   status: string;
   secret?: string;
+  deviceHint: string | null;
+  device: string | null;
 }
 
 const space = workspace();
@@ -118,5 +123,41 @@ describe('latchkey tokens list and revoke (RFC 5849 §2.3: the owner may revoke)
     const result = await space.run(['tokens', 'revoke', 'no-such-token']);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /No such token/);
+  });
+
+  it('shows the device each token was first used from: DEVICE in the table, deviceHint in JSON', async () => {
+    const used = await issue('--user', 'alice');
+    const unused = await issue('--user', 'alice');
+    // What the server's batched last use writes after the token's first verified request.
+    const store = createSqliteStore({
+      path: space.database,
+      keyring: fileKeyring(join(dirname(space.database), 'latchkey.key')),
+    });
+    try {
+      await store.tokenCredentials.touch(
+        new Map([[used.token, Date.now()]]),
+        new Map([[used.token, 'curl/8.5.0']]),
+      );
+    } finally {
+      await store.close();
+    }
+    const listed = await list('--user', 'alice');
+    const of = (token: string) => listed.find((row) => row.token === token);
+    assert.equal(of(used.token)?.deviceHint, 'curl/8.5.0');
+    assert.equal(of(used.token)?.device, 'curl/8.5');
+    assert.equal(of(unused.token)?.deviceHint, null);
+    const lines = (await space.ok(['tokens', 'list', '--user', 'alice'])).split('\n');
+    assert.match(lines[0] ?? '', /LAST USED\s+DEVICE$/);
+    assert.match(lines.find((line) => line.startsWith(used.token)) ?? '', /\s curl\/8\.5$/);
+    assert.match(lines.find((line) => line.startsWith(unused.token)) ?? '', /\s-$/);
+  });
+
+  it('revokes one token by its public value, leaving the user’s other tokens of the client active', async () => {
+    const first = await issue('--user', 'bob');
+    const second = await issue('--user', 'bob');
+    assert.match(await space.ok(['tokens', 'revoke', first.token]), /Revoked token/);
+    const listed = await list('--user', 'bob', '--client', clientKey);
+    assert.equal(listed.find((row) => row.token === first.token)?.status, 'revoked');
+    assert.equal(listed.find((row) => row.token === second.token)?.status, 'active');
   });
 });

@@ -32,9 +32,9 @@ describe('the docs code blocks check:package runs', () => {
   it('finds the programs of README.md, middleware.md and lti.md', () => {
     const count = (file: string) => programs.filter((block) => block.file === file).length;
     assert.equal(count('README.md'), 2);
-    assert.equal(count('docs/middleware.md'), 3);
+    assert.equal(count('docs/middleware.md'), 4);
     assert.equal(count('docs/lti.md'), 2);
-    assert.equal(programs.length, 7);
+    assert.equal(programs.length, 8);
   });
 
   it('takes a block as a fragment only where `<!-- fragment -->` marks it', () => {

@@ -35,7 +35,14 @@ describe('the CLI from anywhere (SQLite)', () => {
     }
     // The server reads the secrets the CLI sealed with the key file beside the database.
     const keyring = fileKeyring(join(dirname(space.database), 'latchkey.key'));
-    world = await startAdmin(createSqliteStore({ path: space.database, keyring }));
+    const store = createSqliteStore({ path: space.database, keyring });
+    // Zoe's token was used from one device: its hint, as the batched last use writes it.
+    const zoes = await store.tokenCredentials.list();
+    await store.tokenCredentials.touch(
+      new Map([[zoes[0]!.token, Date.now()]]),
+      new Map([[zoes[0]!.token, 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Firefox/128.0']]),
+    );
+    world = await startAdmin(store);
     remote = ['--server', world.url, '--admin-token', world.tokens.operator];
   });
   after(async () => {
@@ -72,6 +79,7 @@ describe('the CLI from anywhere (SQLite)', () => {
       assert.equal(far.code, 0, far.stderr);
     }
     assert.equal((await space.ok(['tokens', 'list', '--user', 'zoe'])).split('\n').length, 3);
+    assert.match(await space.ok(['tokens', 'list', ...remote]), /Firefox on Linux/);
     assert.ok((await space.ok(['audit'])).split('\n').length > 4, 'events to compare');
   });
 

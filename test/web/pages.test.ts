@@ -47,7 +47,13 @@ async function everyPage(world: WebWorld): Promise<Map<string, LightMyRequestRes
   );
   await connect(world, owner, client);
   pages.set('home (signed in)', await owner.get('/'));
-  pages.set('connected apps', await owner.get('/account/apps'));
+  const apps = await owner.get('/account/apps');
+  pages.set('connected apps', apps);
+  const tokenId = /token_id=([^"]+)"/.exec(apps.body)![1]!;
+  pages.set(
+    'token revoke confirmation',
+    await owner.get(`/account/apps/tokens/revoke?token_id=${tokenId}`),
+  );
   pages.set('developer apps', await owner.get('/developer'));
   const form = await owner.get('/developer/apps/new');
   pages.set('register an app', form);

@@ -63,6 +63,8 @@ function tokenOf(json: TokenJson): TokenCredential {
     issuedAt: Date.parse(json.issuedAt ?? ''),
     expiresAt: msOf(json.expiresAt),
     lastUsedAt: msOf(json.lastUsedAt),
+    // A server from before device hints sends none.
+    deviceHint: (json.deviceHint as string | null | undefined) ?? null,
     revokedAt: msOf(json.revokedAt),
   } as TokenCredential;
 }

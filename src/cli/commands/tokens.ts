@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { TokenCredential } from '../../store/index.ts';
+import { describeDevice } from '../../provider/index.ts';
 import { withProvider } from '../context.ts';
 import { tokensSource } from './tokens-source.ts';
 import { localOnly, withRemote } from '../remote/target.ts';
@@ -37,7 +38,10 @@ interface IssueOptions {
   json?: boolean;
 }
 
-/** `latchkey tokens list`: token credentials, never their secrets. */
+/**
+ * `latchkey tokens list`: token credentials, never their secrets, each with the device it was
+ * first used from (its device hint, and that hint's short form in the table).
+ */
 function registerList(tokens: Command): void {
   withRemote(withSettings(tokens.command('list'), storeSettingNames))
     .description('list token credentials (never their secrets)')
@@ -57,13 +61,18 @@ function registerList(tokens: Command): void {
           issuedAt: time(t.issuedAt),
           expiresAt: t.expiresAt === null ? null : time(t.expiresAt),
           lastUsedAt: t.lastUsedAt === null ? null : time(t.lastUsedAt),
+          deviceHint: t.deviceHint,
+          device: t.deviceHint === null ? null : describeDevice(t.deviceHint),
           revokedAt: t.revokedAt === null ? null : time(t.revokedAt),
         }));
         if (options.json === true) return printJson(rows);
         if (rows.length === 0) return print('No tokens.');
         print(
           table(
-            ['TOKEN', 'CLIENT', 'USER', 'SCOPE', 'STATUS', 'ISSUED', 'EXPIRES', 'LAST USED'],
+            [
+              ...['TOKEN', 'CLIENT', 'USER', 'SCOPE', 'STATUS'],
+              ...['ISSUED', 'EXPIRES', 'LAST USED', 'DEVICE'],
+            ],
             rows.map((r) => [
               r.token,
               r.client,
@@ -73,6 +82,7 @@ function registerList(tokens: Command): void {
               r.issuedAt,
               r.expiresAt ?? 'never',
               r.lastUsedAt ?? '-',
+              r.device ?? '-',
             ]),
           ),
         );

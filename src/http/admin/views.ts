@@ -4,7 +4,7 @@
  * Times are ISO 8601 in UTC.
  */
 import type { AuditEvent, Client, Grant, Owner, TokenCredential } from '../../provider/index.ts';
-import { tokenStatus } from '../../provider/index.ts';
+import { describeDevice, tokenStatus } from '../../provider/index.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -53,6 +53,8 @@ export function tokenView(token: TokenCredential, now: number) {
     issuedAt: iso(token.issuedAt),
     expiresAt: isoOrNull(token.expiresAt),
     lastUsedAt: isoOrNull(token.lastUsedAt),
+    deviceHint: token.deviceHint,
+    device: token.deviceHint === null ? null : describeDevice(token.deviceHint),
     revokedAt: isoOrNull(token.revokedAt),
   };
 }
@@ -130,6 +132,14 @@ export const tokenSchema = {
     issuedAt: time,
     expiresAt: timeOrNull,
     lastUsedAt: timeOrNull,
+    deviceHint: {
+      type: ['string', 'null'],
+      description: 'The User-Agent of its first verified request; null until it is used.',
+    },
+    device: {
+      type: ['string', 'null'],
+      description: 'The device hint in a readable short form ("curl/8.5", "Firefox on Linux").',
+    },
     revokedAt: timeOrNull,
   },
   required: ['token', 'clientKey', 'ownerId', 'status'],

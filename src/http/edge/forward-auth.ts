@@ -182,6 +182,8 @@ function incomingOf(
     rawBody: bytes,
     secure: transport.insecureHttp || scheme === 'https',
     address: forwardedFor === undefined || forwardedFor === '' ? request.ip : forwardedFor,
+    // The edge passes the client's own headers on.
+    userAgent: headers['user-agent'],
   };
 }
 

@@ -224,6 +224,8 @@ export function planToken(
         issuedAt: record.issuedAt ?? now,
         expiresAt: record.expiresAt ?? null,
         lastUsedAt: record.lastUsedAt ?? null,
+        // Not carried by the import format: written by the token's first verified request.
+        deviceHint: null,
         revokedAt: record.revokedAt ?? null,
         sessionHandleHash: record.sessionHandleHash ?? null,
         sessionExpiresAt: record.sessionExpiresAt ?? null,
@@ -252,6 +254,7 @@ export function planToken(
     issuedAt: changed.length > 0 ? (record.issuedAt ?? stored.issuedAt) : stored.issuedAt,
     expiresAt: record.expiresAt === undefined ? stored.expiresAt : record.expiresAt,
     lastUsedAt,
+    deviceHint: stored.deviceHint,
     revokedAt,
     sessionHandleHash:
       record.sessionHandleHash === undefined ? stored.sessionHandleHash : record.sessionHandleHash,

@@ -39,10 +39,15 @@ export interface TokenCredentialStore {
    */
   revokeGrant(ownerId: string, clientKey: string, now: number): Promise<number>;
   /**
-   * Records last use for many tokens at once (written in batches, off the hot path).
+   * Records last use for many tokens at once (written in batches, off the hot path), and the
+   * device hint of a token in `devices` when the token has none yet (the first one stays), in
+   * the same statement.
    * Called by: provider flushLastUse (batched last-use times).
    */
-  touch(lastUsed: ReadonlyMap<string, number>): Promise<void>;
+  touch(
+    lastUsed: ReadonlyMap<string, number>,
+    devices?: ReadonlyMap<string, string>,
+  ): Promise<void>;
   /** Called by: no provider step (metrics and tools). */
   count(): Promise<number>;
 }

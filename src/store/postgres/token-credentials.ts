@@ -29,15 +29,16 @@ export function postgresTokenCredentials(db: Database, sealer: Sealer): TokenCre
   const order = 'ORDER BY issued_at, token';
 
   // GREATEST ignores NULL, and batches from several instances may arrive out of order: last
-  // use never moves back. Rows are locked in token order first, so two overlapping batches
-  // cannot deadlock each other.
+  // use never moves back; COALESCE keeps the first device hint written. Rows are locked in
+  // token order first, so two overlapping batches cannot deadlock each other.
   const touchSql = `
     WITH batch AS (
-      SELECT * FROM unnest($1::text[], $2::bigint[]) AS batch (token, at)
+      SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[]) AS batch (token, at, device)
     ), locked AS (
       SELECT t.token FROM ${tokens} t JOIN batch USING (token) ORDER BY t.token FOR UPDATE OF t
     )
-    UPDATE ${tokens} t SET last_used_at = GREATEST(t.last_used_at, batch.at)
+    UPDATE ${tokens} t SET last_used_at = GREATEST(t.last_used_at, batch.at),
+      device_hint = COALESCE(t.device_hint, batch.device)
     FROM batch JOIN locked USING (token)
     WHERE t.token = batch.token`;
 
@@ -124,9 +125,14 @@ export function postgresTokenCredentials(db: Database, sealer: Sealer): TokenCre
       });
       return rows[0] === undefined ? undefined : fromRow.toTokenCredential(rows[0]);
     },
-    async touch(lastUsed: ReadonlyMap<string, number>) {
+    async touch(lastUsed: ReadonlyMap<string, number>, devices?: ReadonlyMap<string, string>) {
       if (lastUsed.size === 0) return;
-      await db.query(touchSql, [[...lastUsed.keys()], [...lastUsed.values()]]);
+      const tokenList = [...lastUsed.keys()];
+      await db.query(touchSql, [
+        tokenList,
+        [...lastUsed.values()],
+        tokenList.map((token) => devices?.get(token) ?? null),
+      ]);
     },
     async count() {
       const { rows } = await db.query(`SELECT count(*) AS n FROM ${tokens}`);

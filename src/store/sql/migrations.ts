@@ -4,7 +4,7 @@
  * src/store/postgres/migrations.ts) applies the steps that have its form, in this order, and
  * records its own version: the number of its forms applied. A step one dialect does not need
  * has `null` there (SQLite's nonce log rebuilds), so the two versions differ (SQLite is at
- * 15 where PostgreSQL is at 13) and every database keeps the version it was written with.
+ * 16 where PostgreSQL is at 14) and every database keeps the version it was written with.
  *
  * Adding a migration: append ONE step at the end of `migrationSteps`, with a `name` saying
  * what it changes, a comment saying why, and both forms: `...alike((t) => sql)` when they
@@ -358,6 +358,12 @@ export const migrationSteps: readonly MigrationStep[] = [
   CREATE INDEX client_usage_owners_day ON client_usage_owners (day);
   `,
     ),
+  },
+  // Per token: the User-Agent of its first verified request, so an owner can tell two tokens
+  // of one app apart (a phone, a laptop) and revoke one (§2.3). Written with the last use.
+  {
+    name: 'token device hints',
+    ...alike(() => 'ALTER TABLE token_credentials ADD COLUMN device_hint TEXT;'),
   },
 ];
 

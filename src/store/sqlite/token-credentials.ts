@@ -67,8 +67,10 @@ export function sqliteTokenCredentials(
        AND (session_expires_at IS NULL OR session_expires_at > :now)`,
   );
   // max(): batches from several instances may arrive out of order; last use never moves back.
+  // coalesce(): the device hint is the first one written, never replaced.
   const touch = db.prepare(
-    `UPDATE token_credentials SET last_used_at = max(coalesce(last_used_at, :at), :at)
+    `UPDATE token_credentials SET last_used_at = max(coalesce(last_used_at, :at), :at),
+       device_hint = coalesce(device_hint, :device)
      WHERE token = :token`,
   );
   const count = db.prepare('SELECT count(*) AS n FROM token_credentials');
@@ -102,12 +104,16 @@ export function sqliteTokenCredentials(
           : undefined,
       ),
     ),
-    touch: method((lastUsed: ReadonlyMap<string, number>) => {
-      if (lastUsed.size === 0) return;
-      transaction(() => {
-        for (const [token, at] of lastUsed) touch.run({ token, at });
-      });
-    }),
+    touch: method(
+      (lastUsed: ReadonlyMap<string, number>, devices?: ReadonlyMap<string, string>) => {
+        if (lastUsed.size === 0) return;
+        transaction(() => {
+          for (const [token, at] of lastUsed) {
+            touch.run({ token, at, device: devices?.get(token) ?? null });
+          }
+        });
+      },
+    ),
     count: method(() => Number(count.get()?.n ?? 0)),
   };
 }

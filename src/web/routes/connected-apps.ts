@@ -1,8 +1,9 @@
 /**
- * "Connected apps": every client the owner granted access to, with scope, when
- * granted and when last used, and Revoke. Revocation is read by the provider on every signed
- * request, so it takes effect on the client's very next request (§2.3 "the owner should be
- * able to revoke").
+ * "Connected apps": every client the owner granted access to, with scope, when granted and
+ * when last used, each of its tokens with the device it was first used from, and Revoke for
+ * the app or for one token (connected-app-tokens.ts). Revocation is read by the provider on
+ * every signed request, so it takes effect on the client's very next request (§2.3 "the
+ * owner should be able to revoke").
  */
 import type { FastifyInstance } from 'fastify';
 import type { WebContext } from '../context.ts';
@@ -11,10 +12,11 @@ import { formatTime, safeLink } from '../format.ts';
 import { notFoundProblem } from '../error-page.ts';
 import { signedInOrRedirect } from '../guard.ts';
 import { csrfRefused, html, page, seeOther } from '../../http/route-schemas.ts';
+import { TOKEN_REVOKE_PATH, tokenRow } from './connected-app-tokens.ts';
 
 const appsSchema = page('Connected apps', {
   200: html(
-    'The apps the signed-in owner allowed, each with its scope, last use and a Revoke button.',
+    'The apps the signed-in owner allowed, each with its scope, last use, its tokens by device and Revoke buttons.',
   ),
   303: seeOther('Not signed in: to the sign-in page.'),
 });
@@ -54,8 +56,10 @@ export async function connectedAppsRoutes(
   fastify.get('/account/apps', { schema: appsSchema }, async (request, reply) => {
     const signedIn = signedInOrRedirect(request, reply);
     if (signedIn === undefined) return reply;
+    const tokens = await provider.tokens.ofOwner(signedIn.owner.id);
     const rows = (await provider.connections.list(signedIn.owner.id)).map((connection) => ({
       client: connection.client,
+      tokens: tokens.filter((token) => token.clientKey === connection.client.key).map(tokenRow),
       website: safeLink(connection.client.website),
       scope: connection.scope.map((name) => provider.policy.scopes[name] ?? name),
       granted: formatTime(connection.grantedAt),
@@ -77,7 +81,9 @@ export async function connectedAppsRoutes(
       title: 'Connected apps',
       rows,
       remembered,
+      tokenRevokePath: TOKEN_REVOKE_PATH,
       revoked: await nameOf(field(request.query, 'revoked')),
+      tokenRevoked: await nameOf(field(request.query, 'token_revoked')),
       forgotten: await nameOf(field(request.query, 'forgotten')),
     });
   });

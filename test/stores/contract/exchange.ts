@@ -23,6 +23,7 @@ export function describeExchange(store: () => Store): void {
       assert.deepEqual(await store().tokenCredentials.find(issue.token), {
         ...issue,
         lastUsedAt: null,
+        deviceHint: null,
         revokedAt: null,
       });
     });

@@ -1,5 +1,5 @@
 // Contract: TokenCredentialStore (RFC 5849 §2.3 grants): lookup, listing, revocation once,
-// last-use batches and the count.
+// last-use batches with device hints written once, and the count.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StoreConflictError, type Store } from '../../../src/store/index.ts';
@@ -17,6 +17,7 @@ export function describeTokenCredentials(store: () => Store): void {
       assert.deepEqual(created, {
         ...given,
         lastUsedAt: null,
+        deviceHint: null,
         revokedAt: null,
         sessionHandleHash: null,
         sessionExpiresAt: null,
@@ -118,6 +119,57 @@ export function describeTokenCredentials(store: () => Store): void {
       assert.equal((await tokens().find(created.token))?.lastUsedAt, now);
     });
 
+    it('writes a device hint with the last use, in the same batch, for the tokens given one', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const phone = await tokens().create(newToken(clientKey, ownerId));
+      const laptop = await tokens().create(newToken(clientKey, ownerId));
+      const silent = await tokens().create(newToken(clientKey, ownerId));
+      await tokens().touch(
+        new Map([
+          [phone.token, now],
+          [laptop.token, now],
+          [silent.token, now],
+        ]),
+        new Map([
+          [phone.token, 'Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0'],
+          [laptop.token, 'curl/8.5.0'],
+        ]),
+      );
+      const found = async (token: string) => (await tokens().find(token))?.deviceHint;
+      assert.equal(
+        await found(phone.token),
+        'Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0',
+      );
+      assert.equal(await found(laptop.token), 'curl/8.5.0');
+      assert.equal(await found(silent.token), null);
+      const listed = await tokens().list({ ownerId, clientKey });
+      assert.deepEqual(
+        listed.map((token) => token.deviceHint).sort(),
+        [
+          'Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0',
+          'curl/8.5.0',
+          null,
+        ].sort(),
+      );
+    });
+
+    it('keeps the first device hint: a later batch, or one without hints, never replaces it', async () => {
+      const { clientKey, ownerId } = await createParties(store());
+      const created = await tokens().create(newToken(clientKey, ownerId));
+      await tokens().touch(
+        new Map([[created.token, now]]),
+        new Map([[created.token, 'first-device/1.0']]),
+      );
+      await tokens().touch(
+        new Map([[created.token, now + minute]]),
+        new Map([[created.token, 'second-device/2.0']]),
+      );
+      await tokens().touch(new Map([[created.token, now + 2 * minute]]));
+      const stored = await tokens().find(created.token);
+      assert.equal(stored?.deviceHint, 'first-device/1.0');
+      assert.equal(stored?.lastUsedAt, now + 2 * minute);
+    });
+
     it('counts stored credentials', async () => {
       const { clientKey, ownerId } = await createParties(store());
       const before = await tokens().count();
@@ -152,7 +204,8 @@ export function describeTokenCredentials(store: () => Store): void {
       const old = await sessionToken();
       const next = successor(old, now + 2 * minute);
       const renewed = await tokens().renew(old.token, handle, now + 2 * minute, next);
-      assert.deepEqual(renewed, { ...next, lastUsedAt: null, revokedAt: null });
+      // A new token: its device hint comes with its own first verified request.
+      assert.deepEqual(renewed, { ...next, lastUsedAt: null, deviceHint: null, revokedAt: null });
       assert.equal(await tokens().find(old.token), undefined);
       assert.deepEqual(await tokens().find(next.token), renewed);
     });

@@ -31,6 +31,7 @@ function token(clientKey: string, ownerId: string, overrides: Partial<TokenCrede
   return {
     ...newToken(clientKey, ownerId),
     lastUsedAt: now + minute,
+    deviceHint: null,
     revokedAt: null,
     sessionHandleHash: null,
     sessionExpiresAt: null,
