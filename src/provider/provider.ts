@@ -201,7 +201,7 @@ export function createProvider(options: ProviderOptions): Provider {
     events,
     audit,
     secrets: store.secrets,
-    clients: createClientRegistry(store, policy.signatureMethods, events),
+    clients: createClientRegistry(store, policy, events),
     owners,
     tokens,
     connections: createConnectionBook(store, now, upkeep.flushLastUse, tokens.revokeGrant),

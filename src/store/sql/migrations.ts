@@ -4,7 +4,7 @@
  * src/store/postgres/migrations.ts) applies the steps that have its form, in this order, and
  * records its own version: the number of its forms applied. A step one dialect does not need
  * has `null` there (SQLite's nonce log rebuilds), so the two versions differ (SQLite is at
- * 15 where PostgreSQL is at 13) and every database keeps the version it was written with.
+ * 16 where PostgreSQL is at 14) and every database keeps the version it was written with.
  *
  * Adding a migration: append ONE step at the end of `migrationSteps`, with a `name` saying
  * what it changes, a comment saying why, and both forms: `...alike((t) => sql)` when they
@@ -358,6 +358,13 @@ export const migrationSteps: readonly MigrationStep[] = [
   CREATE INDEX client_usage_owners_day ON client_usage_owners (day);
   `,
     ),
+  },
+  // Per client: its scope ceiling, the operator's scopes it may ask for and use
+  // (docs/decisions.md "Scope ceilings"); an empty list, as every existing client gets, is none.
+  {
+    name: 'client scope ceilings',
+    sqlite: `ALTER TABLE clients ADD COLUMN scopes TEXT NOT NULL DEFAULT '[]';`,
+    postgres: `ALTER TABLE clients ADD COLUMN scopes TEXT[] NOT NULL DEFAULT '{}';`,
   },
 ];
 
