@@ -187,3 +187,39 @@ describe('scope ceilings: the consent page and the decision (§2.2)', () => {
     assert.equal(await scopeNow(), 'read write');
   });
 });
+
+describe('scope ceilings in the developer portal: shown, not set there', () => {
+  let world: WebWorld;
+  before(async () => {
+    world = await startWeb({ policy });
+    await world.owner('dev');
+  });
+  after(() => world.close());
+
+  it("shows the operator's ceiling on the app's page, and an edit naming scopes leaves it", async () => {
+    const developerId = (await world.provider.owners.get('dev')).id;
+    const client = await world.client({ developerId, signatureMethods: ['HMAC-SHA1'] });
+    const browser = world.browser();
+    await browser.signIn('dev');
+    const path = `/developer/apps/${encodeURIComponent(client.key)}`;
+    assert.match(
+      text((await browser.get(path)).body),
+      /Scopes\s*Any scope this server offers: read, write, admin/,
+    );
+    await world.provider.clients.update(client.key, { scopes: ['read'] });
+    assert.match(text((await browser.get(path)).body), /Scopes\s*read, set by the operator/);
+    const form = await browser.get(`${path}/edit`);
+    const edited = await browser.post(
+      path,
+      new URLSearchParams([
+        ['name', 'Photo Printer'],
+        ['signature_methods', 'HMAC-SHA1'],
+        ['scopes', 'admin'],
+        ['scope', 'admin'],
+      ]),
+      form,
+    );
+    assert.equal(edited.statusCode, 303);
+    assert.deepEqual((await world.provider.clients.get(client.key)).scopes, ['read']);
+  });
+});
