@@ -94,7 +94,8 @@ describe('latchkey clients --scopes', () => {
         await elsewhere.ok(['clients', 'show', client.key, '--json']),
       ) as ClientJson;
       assert.deepEqual(moved.scopes, ['write']);
-      const { scopes: _left, ...old } = { ...record, key: 'from-before-ceilings' };
+      const old: Record<string, unknown> = { ...record, key: 'from-before-ceilings' };
+      delete old.scopes;
       const oldFile = join(elsewhere.dir, 'old.jsonl');
       writeFileSync(oldFile, `${JSON.stringify(old)}\n`);
       await elsewhere.ok(['import', oldFile]);

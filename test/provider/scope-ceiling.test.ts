@@ -10,7 +10,7 @@ import type { Provider } from '../../src/provider/index.ts';
 import { effectiveScope, scopeWithinCeiling } from '../../src/provider/scope.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
 
-const names = fc.constantFrom('read', 'write', 'admin', 'photos');
+const names = fc.constantFrom(...(['read', 'write', 'admin', 'photos'] as string[]));
 const scopeText = fc.uniqueArray(names, { maxLength: 4 }).map((list) => list.join(' '));
 const ceiling = fc.uniqueArray(names, { maxLength: 4 });
 
