@@ -4,8 +4,11 @@
 // imports as none).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { createSqliteStore } from '../../src/store/index.ts';
+import { fileKeyring } from '../../src/store/key-file.ts';
+import { startAdmin, type AdminWorld } from '../admin/support.ts';
 import { workspace } from './run-cli.ts';
 
 interface ClientJson {
@@ -114,5 +117,37 @@ describe('latchkey clients --scopes', () => {
     } finally {
       elsewhere.remove();
     }
+  });
+});
+
+describe('latchkey clients --scopes through the admin API (--server)', () => {
+  const far = workspace();
+  let world: AdminWorld;
+  let remote: string[];
+  let key: string;
+  before(async () => {
+    key = (JSON.parse(await far.ok(['clients', 'add', '--name', 'Far', '--json'])) as ClientJson)
+      .key;
+    const keyring = fileKeyring(join(dirname(far.database), 'latchkey.key'));
+    world = await startAdmin(createSqliteStore({ path: far.database, keyring }));
+    remote = ['--server', world.url, '--admin-token', world.tokens.operator];
+  });
+  after(async () => {
+    await world?.close();
+    far.remove();
+  });
+
+  it('sets and clears the ceiling remotely, and refuses an unknown scope naming it', async () => {
+    await far.ok(['clients', 'update', key, '--scopes', 'read', ...remote]);
+    assert.deepEqual((await world.provider.clients.get(key)).scopes, ['read']);
+    const shown = JSON.parse(
+      await far.ok(['clients', 'show', key, '--json', ...remote]),
+    ) as ClientJson;
+    assert.deepEqual(shown.scopes, ['read']);
+    const refused = await far.run(['clients', 'update', key, '--scopes', 'admin', ...remote]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /Unknown scope: admin/);
+    await far.ok(['clients', 'update', key, '--all-scopes', ...remote]);
+    assert.deepEqual((await world.provider.clients.get(key)).scopes, []);
   });
 });
