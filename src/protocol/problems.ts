@@ -92,8 +92,8 @@ export const problems = {
   },
   permission_denied: {
     status: 403,
-    when: 'The token does not carry the scope this resource requires.',
-    fix: 'Ask the owner to authorize the app with the required scope.',
+    when: "The token does not carry the scope this resource requires (within its client's scope ceiling), or the client asked for a scope beyond its ceiling.",
+    fix: 'Ask the owner to authorize the app with the required scope; ask the operator if the scope is outside what the client may have.',
   },
   permission_unknown: {
     status: 401,

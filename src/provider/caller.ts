@@ -5,6 +5,7 @@
  */
 import type { Parameter } from '../protocol/index.ts';
 import type { Client, IdentitySource, Owner, TokenCredential } from '../store/types.ts';
+import { effectiveScope } from './scope.ts';
 import type { RateLimitStanding } from './verify/rate-limits.ts';
 
 /** The owner a client acts for, as an API sees it. */
@@ -18,7 +19,10 @@ export interface CallerOwner {
   readonly source: IdentitySource;
 }
 
-/** Who is calling: the client, the owner it acts for (null when signed by the client alone), the scope. */
+/**
+ * Who is calling: the client, the owner it acts for (null when signed by the client alone), the
+ * scope (the token's, within its client's scope ceiling).
+ */
 export interface VerifiedCaller {
   readonly client: { readonly key: string; readonly name: string };
   readonly owner: CallerOwner | null;
@@ -52,7 +56,8 @@ export function describeCaller(
       owner === undefined
         ? null
         : { id: owner.id, subject: owner.subject, name: owner.name, source: owner.source },
-    scope: token === undefined ? null : token.scope,
+    // What the token may do now: within its client's current ceiling (scope.ts).
+    scope: token === undefined ? null : effectiveScope(token.scope, client.scopes),
     token: token === undefined ? null : token.token,
   };
 }

@@ -205,7 +205,7 @@ export function createProvider(options: ProviderOptions): Provider {
     events,
     audit,
     secrets: store.secrets,
-    clients: createClientRegistry(store, policy.signatureMethods, events),
+    clients: createClientRegistry(store, policy, events),
     owners,
     tokens: {
       ...tokens,

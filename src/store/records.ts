@@ -53,6 +53,11 @@ export interface Client {
   readonly rememberConsent: RememberConsent;
   /** The token response names the owner (`user_id`, `screen_name`). Off by default. */
   readonly tokenResponseIdentity: boolean;
+  /**
+   * Its scope ceiling: the operator's scopes it may ask for and use (docs/decisions.md "Scope
+   * ceilings"); empty means every scope the server knows. Set by the operator only.
+   */
+  readonly scopes: readonly string[];
   readonly createdAt: number;
 }
 
@@ -76,6 +81,7 @@ export type NewClient = Omit<
   | 'failuresPerMinute'
   | 'rememberConsent'
   | 'tokenResponseIdentity'
+  | 'scopes'
 > & {
   readonly createdAt?: number | undefined;
   /** Default false. */
@@ -84,6 +90,8 @@ export type NewClient = Omit<
   readonly rememberConsent?: RememberConsent | undefined;
   /** Default false. */
   readonly tokenResponseIdentity?: boolean | undefined;
+  /** Default none: every scope the server knows. */
+  readonly scopes?: readonly string[] | undefined;
 };
 
 export type ClientChanges = Partial<
@@ -103,6 +111,7 @@ export type ClientChanges = Partial<
     | 'failuresPerMinute'
     | 'rememberConsent'
     | 'tokenResponseIdentity'
+    | 'scopes'
     | 'secret'
   >
 >;

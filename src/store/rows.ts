@@ -47,6 +47,7 @@ export const updatableClientColumns = {
   failuresPerMinute: 'failures_per_minute',
   rememberConsent: 'remember_consent',
   tokenResponseIdentity: 'token_response_identity',
+  scopes: 'scopes',
   secret: 'secret',
 } as const satisfies Record<keyof ClientChanges, string>;
 
@@ -99,6 +100,7 @@ export function rowMappers<Row>(read: ColumnReader<Row>, sealer: Sealer = create
         'remembered consent',
       ),
       tokenResponseIdentity: read.bool(row, 'token_response_identity'),
+      scopes: read.stringList(row, 'scopes'),
       createdAt: read.int(row, 'created_at'),
     }),
     toOwner: (row: Row): Owner => ({

@@ -62,6 +62,14 @@ function authorizationProblem(problem: string, message: string): PageProblem {
         message: 'The operator of this server has disabled the app that sent you here.',
         action: 'Nothing was shared with it. Ask the app’s developer, or try again later.',
       };
+    case 'permission_denied':
+      return {
+        status: 403,
+        title: 'This app can’t have that access',
+        message: `${message} The operator of this server limits what this app may ask for.`,
+        action:
+          'Nothing was shared. Go back and allow what the page offers, or ask the app’s developer.',
+      };
     default:
       return { status: 400, title: 'This request can’t be used', message, action: startAgain };
   }

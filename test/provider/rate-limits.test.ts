@@ -29,6 +29,7 @@ function client(requestsPerMinute: number | null): Client {
     sessionExtension: false,
     rememberConsent: 'never',
     tokenResponseIdentity: false,
+    scopes: [],
     requestsPerMinute,
     failuresPerMinute: null,
     createdAt: 0,

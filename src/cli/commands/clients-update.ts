@@ -35,6 +35,8 @@ interface UpdateOptions extends PublicKeyOptions {
   sessionExtension?: boolean;
   rememberConsent?: RememberConsent;
   tokenResponseIdentity?: boolean;
+  scopes?: string[];
+  allScopes?: boolean;
   requestsPerMinute?: RateLimitOption;
   failuresPerMinute?: RateLimitOption;
   json?: boolean;
@@ -46,6 +48,18 @@ export function rememberConsentOption(value: string): RememberConsent {
     throw new UsageError(`--remember-consent is "never" or "same-scope": ${value.slice(0, 40)}`);
   }
   return value;
+}
+
+/**
+ * `--scopes read,write`: the client's scope ceiling, names split on commas (or spaces); each
+ * must be one of the server's scopes, which the provider checks where the scopes are known.
+ */
+export function scopesOption(value: string): string[] {
+  const names = value.split(/[,\s]+/).filter((name) => name !== '');
+  if (names.length === 0) {
+    throw new UsageError('--scopes names at least one scope (--all-scopes removes the ceiling)');
+  }
+  return names;
 }
 
 /** A per-minute limit: a whole number, or `default` for the server's. */
@@ -71,6 +85,7 @@ export function changesOf(options: UpdateOptions): ClientChanges {
     options.allSignatureMethods,
     '--signature-method and --all-signature-methods',
   );
+  exclusive(options.scopes, options.allScopes, '--scopes and --all-scopes');
   const removeKey = options.removePublicKey === true || options.removeRsaPublicKey === true;
   exclusive(
     options.publicKey ?? options.rsaPublicKey,
@@ -95,6 +110,8 @@ export function changesOf(options: UpdateOptions): ClientChanges {
   if (options.rememberConsent !== undefined) changes.rememberConsent = options.rememberConsent;
   if (options.tokenResponseIdentity !== undefined)
     changes.tokenResponseIdentity = options.tokenResponseIdentity;
+  if (options.scopes !== undefined) changes.scopes = options.scopes;
+  if (options.allScopes === true) changes.scopes = [];
   if (options.requestsPerMinute !== undefined)
     changes.requestsPerMinute =
       options.requestsPerMinute === 'default' ? null : options.requestsPerMinute;
@@ -110,7 +127,9 @@ export function registerClientUpdates(clients: Command): void {
   const store = (command: Command) => withRemote(withSettings(command, storeSettingNames));
 
   store(clients.command('update'))
-    .description("change a client's name, website, description, callbacks, methods or public key")
+    .description(
+      "change a client's name, website, description, callbacks, methods, public key or scopes",
+    )
     .argument('<key>', 'client key')
     .option('--name <name>', 'name shown to owners on the consent page')
     .option('--description <text>', 'what the application does')
@@ -150,6 +169,12 @@ export function registerClientUpdates(clients: Command): void {
     )
     .option('--no-token-response-identity', 'answer the token request as RFC 5849 does')
     .option(
+      '--scopes <names>',
+      "the client's scope ceiling: the server's scopes it may ask for and use, comma-separated (its tokens are narrowed to it at once)",
+      scopesOption,
+    )
+    .option('--all-scopes', 'remove the scope ceiling (any scope the server knows)')
+    .option(
       '--requests-per-minute <n>',
       'protected-resource requests the client may make per minute (or "default")',
       rateLimit,
@@ -162,7 +187,7 @@ export function registerClientUpdates(clients: Command): void {
     .option('--json', 'print JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  latchkey clients update KEY --requests-per-minute 600\n  latchkey clients update KEY --callback https://printer.example/cb --callback https://printer.example/cb2\n  latchkey clients update KEY --public-key new-certificate.pem',
+      '\nExamples:\n  latchkey clients update KEY --requests-per-minute 600\n  latchkey clients update KEY --scopes read\n  latchkey clients update KEY --callback https://printer.example/cb --callback https://printer.example/cb2\n  latchkey clients update KEY --public-key new-certificate.pem',
     )
     .action(async (key: string, options: UpdateOptions, command: Command) => {
       const changes = changesOf(options);

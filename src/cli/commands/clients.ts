@@ -10,7 +10,7 @@ import { withRemote } from '../remote/target.ts';
 import { UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { describeClient, publicView } from './client-view.ts';
-import { registerClientUpdates, rememberConsentOption } from './clients-update.ts';
+import { registerClientUpdates, rememberConsentOption, scopesOption } from './clients-update.ts';
 import { registerClientUsage } from './clients-usage.ts';
 import { withSettings } from '../settings-options.ts';
 import { publicKeyOption, readPublicKeyOption, rsaPublicKeyAlias } from './public-key-option.ts';
@@ -41,6 +41,7 @@ interface AddOptions extends PublicKeyOptions {
   sessionExtension?: boolean;
   rememberConsent?: RememberConsent;
   tokenResponseIdentity?: boolean;
+  scopes?: string[];
   key?: string;
   secret?: string;
   json?: boolean;
@@ -68,6 +69,11 @@ function registerAdd(clients: Command): void {
     .option(
       '--token-response-identity',
       'name the owner in the token response (user_id, screen_name)',
+    )
+    .option(
+      '--scopes <names>',
+      "the client's scope ceiling: the server's scopes it may ask for and use, comma-separated (default: any)",
+      scopesOption,
     )
     .option('--key <key>', 'use this client key (to migrate from another provider)')
     .option('--secret <secret>', 'use this secret (with --key)')
@@ -98,6 +104,7 @@ function registerAdd(clients: Command): void {
         sessionExtension: options.sessionExtension ?? false,
         rememberConsent: options.rememberConsent,
         tokenResponseIdentity: options.tokenResponseIdentity ?? false,
+        scopes: options.scopes,
         key: options.key,
         secret: options.secret,
       });
@@ -120,13 +127,14 @@ export function registerClients(program: Command): void {
       if (list.length === 0) return print('No clients. Register one with `latchkey clients add`.');
       print(
         table(
-          ['KEY', 'NAME', 'VERIFIED', 'STATUS', 'CALLBACKS', 'CREATED'],
+          ['KEY', 'NAME', 'VERIFIED', 'STATUS', 'CALLBACKS', 'SCOPES', 'CREATED'],
           list.map((c) => [
             c.key,
             c.name,
             c.verified ? 'yes' : 'no',
             c.disabled ? 'disabled' : 'enabled',
             String(c.callbacks.length),
+            c.scopes.join(',') || 'any',
             time(c.createdAt),
           ]),
         ),

@@ -39,6 +39,13 @@ const fields = {
   sessionExtension: { type: 'boolean' },
   rememberConsent: { type: 'string', enum: ['never', 'same-scope'] },
   tokenResponseIdentity: { type: 'boolean' },
+  scopes: {
+    type: 'array',
+    maxItems: 50,
+    items: text(200),
+    description:
+      "The client's scope ceiling: scopes of this server it may ask for and use; [] for none (any scope). Lowering it narrows tokens already issued.",
+  },
 } as const;
 
 const changeFields = {
@@ -75,6 +82,7 @@ type Registration = {
   sessionExtension?: boolean;
   rememberConsent?: 'never' | 'same-scope';
   tokenResponseIdentity?: boolean;
+  scopes?: string[];
 };
 
 const config = (action: AdminRouteConfig['action']) => ({ config: { action } });

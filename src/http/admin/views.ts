@@ -25,6 +25,7 @@ export function clientView(client: Client) {
     sessionExtension: client.sessionExtension,
     rememberConsent: client.rememberConsent,
     tokenResponseIdentity: client.tokenResponseIdentity,
+    scopes: client.scopes,
     requestsPerMinute: client.requestsPerMinute,
     failuresPerMinute: client.failuresPerMinute,
     createdAt: iso(client.createdAt),
@@ -100,6 +101,11 @@ export const clientSchema = {
     sessionExtension: { type: 'boolean' },
     rememberConsent: { type: 'string', enum: ['never', 'same-scope'] },
     tokenResponseIdentity: { type: 'boolean' },
+    scopes: {
+      ...list,
+      description:
+        'Its scope ceiling: the scopes it may ask for and use; empty for any scope the server knows.',
+    },
     requestsPerMinute: intOrNull,
     failuresPerMinute: intOrNull,
     createdAt: time,

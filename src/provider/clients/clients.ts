@@ -4,13 +4,14 @@
  */
 import type { Client, ClientChanges, RememberConsent, Store } from '../../store/types.ts';
 import { StoreConflictError } from '../../store/types.ts';
-import type { SignatureMethodRegistry } from '../../protocol/index.ts';
 import { checkClientFields, checkKeyMaterial, publicKeyOnly } from './client-fields.ts';
 import type { ClientFields } from './client-fields.ts';
 import { checkIdentifier, checkSecret } from './credential-values.ts';
 import { InputError, NotFoundError } from '../input-error.ts';
 import { newIdentifier, newSecret } from '../secrets.ts';
 import type { ProviderEvents } from '../events.ts';
+import type { Policy } from '../policy.ts';
+import { checkScopeCeiling } from '../scope.ts';
 
 export interface ClientRegistration {
   readonly name: string;
@@ -27,6 +28,8 @@ export interface ClientRegistration {
   readonly rememberConsent?: RememberConsent | undefined;
   /** The token response names the owner (`user_id`, `screen_name`); default false. */
   readonly tokenResponseIdentity?: boolean | undefined;
+  /** Its scope ceiling (operators only; docs/decisions.md "Scope ceilings"); default none. */
+  readonly scopes?: readonly string[] | undefined;
   readonly developerId?: string | undefined;
   /** Existing credentials, for migrating from another provider. */
   readonly key?: string | undefined;
@@ -36,11 +39,13 @@ export interface ClientRegistration {
 /** A new client, its key and secret made here unless given (credentials migrated from elsewhere). */
 async function registerClient(
   store: Store,
-  methods: SignatureMethodRegistry,
+  policy: Policy,
   events: ProviderEvents,
   input: ClientRegistration,
 ): Promise<Client> {
+  const methods = policy.signatureMethods;
   checkClientFields(input, methods);
+  const scopes = checkScopeCeiling(input.scopes ?? [], policy);
   if (input.key !== undefined) checkIdentifier('key', 'A client key', input.key);
   if (input.secret !== undefined) checkSecret('secret', 'A client secret', input.secret);
   const keyOnly = publicKeyOnly(input.signatureMethods ?? [], methods);
@@ -61,6 +66,7 @@ async function registerClient(
       sessionExtension: input.sessionExtension ?? false,
       rememberConsent: input.rememberConsent ?? 'never',
       tokenResponseIdentity: input.tokenResponseIdentity ?? false,
+      scopes,
     });
     events.emit('client.created', { clientKey: client.key, developerId: client.developerId });
     return client;
@@ -71,11 +77,8 @@ async function registerClient(
   }
 }
 
-export function createClientRegistry(
-  store: Store,
-  methods: SignatureMethodRegistry,
-  events: ProviderEvents,
-) {
+export function createClientRegistry(store: Store, policy: Policy, events: ProviderEvents) {
+  const methods = policy.signatureMethods;
   const checkFields = (input: ClientFields) => checkClientFields(input, methods);
 
   async function get(key: string): Promise<Client> {
@@ -85,14 +88,19 @@ export function createClientRegistry(
   }
 
   return {
-    register: (input: ClientRegistration) => registerClient(store, methods, events, input),
+    register: (input: ClientRegistration) => registerClient(store, policy, events, input),
 
     /**
      * Changes what the client registered (name, website, description, callbacks, methods,
-     * public key…). Obeyed from the next request on, on every instance (the store's caches
-     * drop it).
+     * public key…), or the operator's settings (its scope ceiling…). Obeyed from the next
+     * request on, on every instance (the store's caches drop it); a lowered ceiling narrows
+     * the tokens already issued too.
      */
-    async update(key: string, changes: ClientChanges): Promise<Client> {
+    async update(key: string, asked: ClientChanges): Promise<Client> {
+      const changes: ClientChanges =
+        asked.scopes === undefined
+          ? asked
+          : { ...asked, scopes: checkScopeCeiling(asked.scopes, policy) };
       checkFields({
         ...changes,
         website: changes.website ?? undefined,

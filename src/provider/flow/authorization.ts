@@ -7,7 +7,7 @@ import { OAuthError } from '../../protocol/index.ts';
 import type { Client, Store, TemporaryCredential } from '../../store/types.ts';
 import { callbackRedirect } from './callbacks.ts';
 import type { Policy } from '../policy.ts';
-import { narrowScope } from '../scope.ts';
+import { effectiveScope, narrowScope, outsideCeiling } from '../scope.ts';
 import { groupTypingCode, newTypingCode, newVerifier } from '../secrets.ts';
 
 export interface AuthorizationDependencies {
@@ -62,11 +62,26 @@ export async function describeAuthorization(
   if (client.disabled) {
     throw new OAuthError('consumer_key_rejected', 'The app that asked is disabled on this server.');
   }
-  const scope = temporaryCredential.requestedScope
+  const scope = offeredScope(temporaryCredential.requestedScope, client)
     .split(' ')
     .filter((name) => name !== '')
     .map((name) => ({ name, description: deps.policy.scopes[name] ?? name }));
   return { temporaryCredential, client, scope, defaultLifetime: deps.policy.tokenLifetimeSeconds };
+}
+
+/**
+ * What the owner is offered: the requested scope within the client's current ceiling (lowered
+ * since the request, it narrows the offer). A request left with nothing it asked for is refused.
+ */
+function offeredScope(requested: string, client: Client): string {
+  const offered = effectiveScope(requested, client.scopes);
+  if (offered === '' && requested !== '') {
+    throw new OAuthError(
+      'permission_denied',
+      `The app asked for ${requested}, which the operator of this server no longer lets it have.`,
+    );
+  }
+  return offered;
 }
 
 export interface ApproveOptions {
@@ -92,7 +107,18 @@ export async function approveAuthorization(
   const typing = client.constrainedDevice && temporaryCredential.callback === 'oob';
   const verifier = typing ? newTypingCode() : newVerifier();
   const lifetime = chooseLifetime(deps.policy.tokenLifetimeSeconds, options.lifetime);
-  const scope = narrowScope(temporaryCredential.requestedScope, options.scope);
+  // A form naming a scope beyond the ceiling was not made by the consent page: refused.
+  const beyond = outsideCeiling(options.scope ?? '', client.scopes);
+  if (beyond.length > 0) {
+    throw new OAuthError(
+      'permission_denied',
+      `This app may not be given ${beyond.join(' ').slice(0, 100)} on this server; nothing was approved.`,
+    );
+  }
+  const scope = narrowScope(
+    offeredScope(temporaryCredential.requestedScope, client),
+    options.scope,
+  );
   const done = await deps.store.temporaryCredentials.authorize(
     token,
     { ownerId, verifier: deps.store.secrets.verifierDigest(verifier), scope, lifetime },

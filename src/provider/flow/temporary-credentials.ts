@@ -3,7 +3,7 @@ import type { Store } from '../../store/types.ts';
 import { checkCallback } from './callbacks.ts';
 import type { Policy } from '../policy.ts';
 import type { IncomingRequest } from '../request.ts';
-import { checkRequestedScope } from '../scope.ts';
+import { checkRequestedScope, scopeWithinCeiling } from '../scope.ts';
 import { newIdentifier, newSecret } from '../secrets.ts';
 import { verifyRequest } from '../verify/verify-request.ts';
 import type { VerifyDependencies } from '../verify/verify-request.ts';
@@ -24,7 +24,13 @@ export async function issueTemporaryCredentials(
   // Authorization header, where some libraries put their extra parameters (§3.4.1.3.1 signs it).
   const { form, query, header } = verified.parameters;
   const scopeParameter = [...form, ...query, ...header].find(([name]) => name === 'scope');
-  const requestedScope = checkRequestedScope(scopeParameter?.[1], deps.policy);
+  const asked = scopeParameter !== undefined && scopeParameter[1].trim() !== '';
+  // Beyond the client's ceiling: refused now, before the owner is asked for anything.
+  const requestedScope = scopeWithinCeiling(
+    checkRequestedScope(scopeParameter?.[1], deps.policy),
+    asked,
+    verified.client.scopes,
+  );
   const now = deps.now();
   const credential = {
     token: newIdentifier(),

@@ -8,7 +8,7 @@ import { StoreConflictError } from '../../store/types.ts';
 import { checkIdentifier, checkSecret } from '../clients/credential-values.ts';
 import { InputError, NotFoundError } from '../input-error.ts';
 import type { Policy } from '../policy.ts';
-import { checkRequestedScope } from '../scope.ts';
+import { checkRequestedScope, effectiveScope, outsideCeiling } from '../scope.ts';
 import { newIdentifier, newSecret } from '../secrets.ts';
 import type { ProviderEvents } from '../events.ts';
 
@@ -34,14 +34,23 @@ export function createTokenLedger(
     async issue(input: TokenIssue): Promise<TokenCredential> {
       if (input.token !== undefined) checkIdentifier('token', 'A token', input.token);
       if (input.secret !== undefined) checkSecret('secret', 'A token secret', input.secret);
-      if ((await store.clients.find(input.clientKey)) === undefined) {
-        throw new NotFoundError(`No client with key ${input.clientKey}.`);
-      }
+      const client = await store.clients.find(input.clientKey);
+      if (client === undefined) throw new NotFoundError(`No client with key ${input.clientKey}.`);
       let scope: string;
       try {
         scope = checkRequestedScope(input.scope, policy);
       } catch (error) {
         throw new InputError('scope', error instanceof Error ? error.message : 'Unknown scope.');
+      }
+      // The operator too issues within the client's ceiling; the default is narrowed to it.
+      const asked = input.scope !== undefined && input.scope.trim() !== '';
+      if (!asked) scope = effectiveScope(scope, client.scopes);
+      const beyond = outsideCeiling(scope, client.scopes);
+      if (beyond.length > 0) {
+        throw new InputError(
+          'scope',
+          `${beyond.join(' ')} is outside this client's scopes (${client.scopes.join(', ')}).`,
+        );
       }
       const issuedAt = now();
       const lifetime = input.lifetime === undefined ? policy.tokenLifetimeSeconds : input.lifetime;

@@ -81,6 +81,7 @@ export function clientRecordOf(
     sessionExtension: client.sessionExtension,
     rememberConsent: client.rememberConsent,
     tokenResponseIdentity: client.tokenResponseIdentity,
+    scopes: client.scopes,
     developer: developer ?? null,
     createdAt: iso(client.createdAt),
   };

@@ -107,6 +107,7 @@ function clientRow(
     sessionExtension: record.sessionExtension ?? base.sessionExtension,
     rememberConsent: record.rememberConsent ?? base.rememberConsent,
     tokenResponseIdentity: record.tokenResponseIdentity ?? base.tokenResponseIdentity,
+    scopes: record.scopes ?? base.scopes,
     // Rate limits are the operator's setting on this server: not carried by a transfer.
     requestsPerMinute: base.requestsPerMinute,
     failuresPerMinute: base.failuresPerMinute,
@@ -157,6 +158,7 @@ export function planClient(
       sessionExtension: false,
       rememberConsent: 'never',
       tokenResponseIdentity: false,
+      scopes: [],
       requestsPerMinute: null,
       failuresPerMinute: null,
       developerId: null,
@@ -182,6 +184,7 @@ export function planClient(
     ['sessionExtension', record.sessionExtension, stored.sessionExtension],
     ['rememberConsent', record.rememberConsent, stored.rememberConsent],
     ['tokenResponseIdentity', record.tokenResponseIdentity, stored.tokenResponseIdentity],
+    ['scopes', record.scopes, stored.scopes],
     ['developer', developerId, stored.developerId],
   ]);
   if (changed.length === 0) return { outcome: 'unchanged' };

@@ -5,7 +5,6 @@
  * issuing use, and names the field at fault (InputError); references (a token's client and
  * owner, a client's developer) are resolved later, against the file and the store.
  */
-import type { SignatureMethodRegistry } from '../../protocol/index.ts';
 import { checkClientFields, isRememberConsent } from '../clients/client-fields.ts';
 import { checkIdentifier, checkSecret } from '../clients/credential-values.ts';
 import { InputError } from '../input-error.ts';
@@ -25,7 +24,7 @@ import type { Fields } from './record-fields.ts';
 export { parseTime } from './record-fields.ts';
 import type { Policy } from '../policy.ts';
 import type { RememberConsent } from '../../store/types.ts';
-import { checkRequestedScope } from '../scope.ts';
+import { checkRequestedScope, checkScopeCeiling } from '../scope.ts';
 
 /**
  * A resource owner as a record names it: a local account by its username, or an owner from an
@@ -95,6 +94,8 @@ export interface ClientRecord {
   readonly sessionExtension: boolean | undefined;
   readonly rememberConsent: RememberConsent | undefined;
   readonly tokenResponseIdentity: boolean | undefined;
+  /** Its scope ceiling; undefined (files from before ceilings): none for a new client. */
+  readonly scopes: readonly string[] | undefined;
   readonly developer: OwnerReference | null | undefined;
   /** Milliseconds since the epoch. */
   readonly createdAt: number | undefined;
@@ -147,6 +148,7 @@ const CLIENT_FIELDS = new Set([
   'sessionExtension',
   'rememberConsent',
   'tokenResponseIdentity',
+  'scopes',
   'developer',
   'createdAt',
 ]);
@@ -237,7 +239,13 @@ function rememberConsentOf(value: unknown): RememberConsent | undefined {
   return value;
 }
 
-function parseClient(record: Fields, methods: SignatureMethodRegistry): ClientRecord {
+/** A client's scope ceiling: scopes this server knows (an import from elsewhere may not). */
+function ceilingOf(scopes: string[] | undefined, policy: Policy): string[] | undefined {
+  return scopes === undefined ? undefined : checkScopeCeiling(scopes, policy);
+}
+
+function parseClient(record: Fields, policy: Policy): ClientRecord {
+  const methods = policy.signatureMethods;
   checkKnownFields(record, CLIENT_FIELDS);
   const key = text(record, 'key', true);
   checkIdentifier('key', 'A client key', key);
@@ -259,6 +267,7 @@ function parseClient(record: Fields, methods: SignatureMethodRegistry): ClientRe
     sessionExtension: flag(record, 'sessionExtension'),
     rememberConsent: rememberConsentOf(record.rememberConsent),
     tokenResponseIdentity: flag(record, 'tokenResponseIdentity'),
+    scopes: ceilingOf(list(record, 'scopes'), policy),
     developer:
       record.developer === null || record.developer === undefined
         ? (record.developer as null | undefined)
@@ -329,7 +338,7 @@ export function parseRecord(value: unknown, policy: Policy): TransferRecord {
     case 'owner':
       return parseOwner(record);
     case 'client':
-      return parseClient(record, policy.signatureMethods);
+      return parseClient(record, policy);
     case 'token':
       return parseToken(record, policy);
     default:

@@ -3,15 +3,24 @@
  * and who is calling.
  */
 import { OAuthError } from '../../protocol/index.ts';
-import type { TokenCredential } from '../../store/types.ts';
 import { describeCaller } from '../caller.ts';
-import { scopeIncludes } from '../scope.ts';
+import type { Client, TokenCredential } from '../../store/types.ts';
+import { effectiveScope, scopeIncludes } from '../scope.ts';
 import type { Verification } from './verification.ts';
 
-/** §3.2 leaves what a token grants to the server: the scope the resource requires. */
-export function checkScope(token: TokenCredential | undefined, required: string | undefined): void {
+/**
+ * §3.2 leaves what a token grants to the server: the scope the resource requires, within what
+ * the token was granted AND its client's current ceiling (read from the client row already
+ * loaded: a lowered ceiling reaches tokens already issued, at no extra read).
+ */
+export function checkScope(
+  client: Client,
+  token: TokenCredential | undefined,
+  required: string | undefined,
+): void {
   if (required === undefined || required === '') return;
-  if (token !== undefined && scopeIncludes(token.scope, required)) return;
+  if (token !== undefined && scopeIncludes(effectiveScope(token.scope, client.scopes), required))
+    return;
   throw new OAuthError('permission_denied', `This resource requires the scope: ${required}.`);
 }
 

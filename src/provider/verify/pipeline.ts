@@ -162,10 +162,10 @@ const requestRate: VerificationStep = {
 };
 
 const scope: VerificationStep = {
-  name: 'the token carries the scope required',
+  name: "the token carries the scope required, within its client's scope ceiling",
   refuses: [refusal(403, 'permission_denied')],
   rfc: '§3.2',
-  run: (v) => checkScope(v.loaded!.tokenCredential, v.options.scope),
+  run: (v) => checkScope(v.loaded!.client, v.loaded!.tokenCredential, v.options.scope),
 };
 
 const caller: VerificationStep = {

@@ -15,8 +15,9 @@ export function postgresClients(db: Database, now: () => number, sealer: Sealer)
       const { rows } = await db.query(
         `INSERT INTO ${clients} (key, secret, name, description, website, callbacks,
            signature_methods, rsa_public_key, constrained_device, verified, developer_id, disabled,
-           session_extension, created_at, secret_key_id, remember_consent, token_response_identity)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+           session_extension, created_at, secret_key_id, remember_consent, token_response_identity,
+           scopes)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
          RETURNING *`,
         [
           client.key,
@@ -36,6 +37,7 @@ export function postgresClients(db: Database, now: () => number, sealer: Sealer)
           secret.keyId,
           client.rememberConsent ?? 'never',
           client.tokenResponseIdentity === true,
+          client.scopes ?? [],
         ],
       );
       return fromRow.toClient(first(rows));

@@ -19,7 +19,7 @@ const TOKEN_COLUMNS = tokenColumns;
 /** PostgreSQL has BOOLEAN and TEXT[]: the values as they are. */
 
 /** The client columns that hold TEXT[], sent as JSON arrays. */
-const lists: ReadonlySet<string> = new Set(['callbacks', 'signature_methods']);
+const lists: ReadonlySet<string> = new Set(['callbacks', 'signature_methods', 'scopes']);
 
 export function postgresTransfer(db: Database, sealer: Sealer): TransferStore {
   const fromRow = sealedRows(sealer);
@@ -43,7 +43,7 @@ export function postgresTransfer(db: Database, sealer: Sealer): TransferStore {
       website text, callbacks json, signature_methods json, rsa_public_key text,
       constrained_device boolean, verified boolean, developer_id text, disabled boolean,
       session_extension boolean, created_at bigint, secret_key_id text, remember_consent text,
-      token_response_identity boolean)
+      token_response_identity boolean, scopes json)
     ${replace ? upsert(CLIENT_COLUMNS) : ''}`;
   const tokensSql = (replace: boolean) => `
     INSERT INTO ${tokens} (${TOKEN_COLUMNS.join(', ')})

@@ -4,7 +4,7 @@
  * src/store/postgres/migrations.ts) applies the steps that have its form, in this order, and
  * records its own version: the number of its forms applied. A step one dialect does not need
  * has `null` there (SQLite's nonce log rebuilds), so the two versions differ (SQLite is at
- * 16 where PostgreSQL is at 14) and every database keeps the version it was written with.
+ * 17 where PostgreSQL is at 15) and every database keeps the version it was written with.
  *
  * Adding a migration: append ONE step at the end of `migrationSteps`, with a `name` saying
  * what it changes, a comment saying why, and both forms: `...alike((t) => sql)` when they
@@ -364,6 +364,13 @@ export const migrationSteps: readonly MigrationStep[] = [
   {
     name: 'token device hints',
     ...alike(() => 'ALTER TABLE token_credentials ADD COLUMN device_hint TEXT;'),
+  },
+  // Per client: its scope ceiling, the operator's scopes it may ask for and use
+  // (docs/decisions.md "Scope ceilings"); an empty list, as every existing client gets, is none.
+  {
+    name: 'client scope ceilings',
+    sqlite: `ALTER TABLE clients ADD COLUMN scopes TEXT NOT NULL DEFAULT '[]';`,
+    postgres: `ALTER TABLE clients ADD COLUMN scopes TEXT[] NOT NULL DEFAULT '{}';`,
   },
 ];
 

@@ -35,6 +35,7 @@ export const clientColumns = [
   'created_at',
   'remember_consent',
   'token_response_identity',
+  'scopes',
 ] as const;
 
 export const tokenColumns = [
@@ -87,6 +88,7 @@ export function sealedClientRow(client: Client, sealer: Sealer, spell: Spelling)
     created_at: client.createdAt,
     remember_consent: client.rememberConsent,
     token_response_identity: spell.bool(client.tokenResponseIdentity),
+    scopes: spell.list(client.scopes),
   };
 }
 

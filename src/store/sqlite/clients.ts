@@ -23,8 +23,8 @@ export function sqliteClients(db: DatabaseSync, now: () => number, sealer: Seale
   const insert = db.prepare(
     `INSERT INTO clients (key, secret, secret_key_id, name, description, website, callbacks,
        signature_methods, rsa_public_key, constrained_device, verified, developer_id, disabled,
-       session_extension, remember_consent, token_response_identity, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+       session_extension, remember_consent, token_response_identity, scopes, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
   );
   const select = db.prepare('SELECT * FROM clients WHERE key = ?');
   const selectAll = db.prepare('SELECT * FROM clients ORDER BY created_at, key');
@@ -54,6 +54,7 @@ export function sqliteClients(db: DatabaseSync, now: () => number, sealer: Seale
         client.sessionExtension === true ? 1 : 0,
         client.rememberConsent ?? 'never',
         client.tokenResponseIdentity === true ? 1 : 0,
+        JSON.stringify(client.scopes ?? []),
         client.createdAt ?? now(),
       );
       if (row === undefined) throw new Error('INSERT … RETURNING returned no row.');

@@ -264,6 +264,7 @@ function appRoutes(fastify: FastifyInstance, web: WebContext, pages: DeveloperPa
       created: formatTime(client.createdAt),
       endpoints: endpoints(request),
       methods: client.signatureMethods.length === 0 ? methods : client.signatureMethods,
+      serverScopes: Object.keys(provider.policy.scopes),
       updated: field(request.query, 'updated') === '1',
       usage: await appUsage(provider, client.key),
     });

@@ -26,6 +26,7 @@ export function describeClients(store: () => Store): void {
         sessionExtension: true,
         rememberConsent: 'same-scope',
         tokenResponseIdentity: true,
+        scopes: ['read', 'write'],
       });
       const created = await store().clients.create(given);
       assert.equal(typeof created.createdAt, 'number');
@@ -87,6 +88,17 @@ export function describeClients(store: () => Store): void {
       const cleared = await store().clients.update(created.key, { requestsPerMinute: null });
       assert.equal(cleared?.requestsPerMinute, null);
       assert.equal((await store().clients.find(created.key))?.failuresPerMinute, 20);
+    });
+
+    it('stores a client’s scope ceiling, none when not given, and clears it', async () => {
+      const { scopes: _omitted, ...given } = newClient();
+      const created = await store().clients.create(given);
+      assert.deepEqual(created.scopes, []);
+      const narrowed = await store().clients.update(created.key, { scopes: ['write', 'read'] });
+      assert.deepEqual(narrowed, { ...created, scopes: ['write', 'read'] });
+      assert.deepEqual(await store().clients.find(created.key), narrowed);
+      const cleared = await store().clients.update(created.key, { scopes: [] });
+      assert.deepEqual(cleared, created);
     });
 
     it('leaves the session extension off when it is not given', async () => {

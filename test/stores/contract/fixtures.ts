@@ -51,6 +51,7 @@ export function newClient(overrides: Partial<NewClient> = {}): NewClient {
     developerId: null,
     disabled: false,
     sessionExtension: false,
+    scopes: [],
     ...overrides,
   };
 }

@@ -20,6 +20,7 @@ function client(overrides: Partial<Client> = {}): Client {
     sessionExtension: false,
     rememberConsent: 'never',
     tokenResponseIdentity: false,
+    scopes: [],
     requestsPerMinute: null,
     failuresPerMinute: null,
     createdAt: now - 5 * minute,
@@ -48,6 +49,7 @@ export function describeTransfer(store: () => Store): void {
         verified: true,
         sessionExtension: true,
         callbacks: ['https://a.example/cb'],
+        scopes: ['read', 'write'],
       });
       const tokens = [
         token(given.key, owner.id),
@@ -77,7 +79,9 @@ export function describeTransfer(store: () => Store): void {
         (existing) => ({
           writes: {
             ...none,
-            replaceClients: [{ ...existing.clients.get(stored.key)!, name: 'Replaced' }],
+            replaceClients: [
+              { ...existing.clients.get(stored.key)!, name: 'Replaced', scopes: ['read'] },
+            ],
             replaceTokens: [{ ...existing.tokens.get(issued.token)!, scope: 'other' }],
           },
           result: {
@@ -88,6 +92,7 @@ export function describeTransfer(store: () => Store): void {
       );
       assert.deepEqual(seen, { clients: [stored.key], tokens: [issued] });
       assert.equal((await store().clients.find(stored.key))?.name, 'Replaced');
+      assert.deepEqual((await store().clients.find(stored.key))?.scopes, ['read']);
       assert.equal((await store().tokenCredentials.find(issued.token))?.scope, 'other');
     });
 
