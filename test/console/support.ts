@@ -48,7 +48,7 @@ export class Visitor {
     const response = await fetch(`${this.#world.url}${path}`, {
       method,
       headers,
-      body,
+      ...(body === undefined ? {} : { body }),
       redirect: 'manual',
     });
     for (const line of response.headers.getSetCookie()) {
