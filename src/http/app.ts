@@ -121,6 +121,50 @@ function createFastify(
   return app;
 }
 
+/**
+ * The admin API and the operator console: on the public listener, or on a listener of their
+ * own when `adminListener` is set.
+ */
+async function registerAdminSide(
+  app: FastifyInstance,
+  options: BuildOptions,
+  transport: TransportSettings,
+  sessionSecret: string,
+): Promise<void> {
+  const { provider } = options;
+  // In gateway mode the public paths are the upstream API's (which may well have an /admin/
+  // of its own): the admin API is then served on its own listener only.
+  const adminConsole =
+    options.console === undefined
+      ? undefined
+      : {
+          plugin: options.console,
+          context: {
+            provider,
+            secureCookies: transport.tls || transport.trustProxy,
+            sessionSecret,
+            transport,
+          },
+        };
+  if (options.adminListener === undefined) {
+    if (options.gateway === undefined) {
+      await registerAdminApi(app, provider);
+      if (adminConsole !== undefined) {
+        await app.register(adminConsole.plugin, adminConsole.context);
+      }
+    }
+  } else {
+    await attachAdminListener(app, {
+      provider,
+      listener: options.adminListener,
+      logger: options.logger,
+      trustProxy: transport.trustProxy,
+      tls: options.tls,
+      console: adminConsole,
+    });
+  }
+}
+
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const provider = options.provider;
   const paths: FlowPaths = { ...defaultPaths, ...options.paths };
@@ -181,35 +225,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     });
   }
 
-  // In gateway mode the public paths are the upstream API's (which may well have an /admin/
-  // of its own): the admin API is then served on its own listener only.
-  const adminConsole =
-    options.console === undefined
-      ? undefined
-      : {
-          plugin: options.console,
-          context: {
-            provider,
-            secureCookies: transport.tls || transport.trustProxy,
-            sessionSecret,
-            transport,
-          },
-        };
-  if (options.adminListener === undefined) {
-    if (options.gateway === undefined) {
-      await registerAdminApi(app, provider);
-      if (adminConsole !== undefined) await app.register(adminConsole.plugin, adminConsole.context);
-    }
-  } else {
-    await attachAdminListener(app, {
-      provider,
-      listener: options.adminListener,
-      logger: options.logger,
-      trustProxy: transport.trustProxy,
-      tls: options.tls,
-      console: adminConsole,
-    });
-  }
+  await registerAdminSide(app, options, transport, sessionSecret);
 
   if (options.forwardAuth !== undefined) {
     const { registerForwardAuth } = await import('./edge/forward-auth.ts');
