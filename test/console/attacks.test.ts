@@ -145,6 +145,34 @@ describe('Operator console under attack', () => {
     assert.equal((await operator.request('GET', `${CONSOLE}/clients`)).status, 200);
   });
 
+  it('lets support revoke every token of an owner, and refuses an auditor', async () => {
+    const owner = await world.provider.owners.create('bob', 'correct horse battery');
+    const support = await signedIn(world, 'support');
+    const confirm = await support.request('GET', `${CONSOLE}/owners/${owner.id}/revoke`);
+    assert.equal(confirm.status, 200);
+    assert.match(confirm.text, /Revoke every token of bob\?/);
+    const done = await support.post(`${CONSOLE}/owners/${owner.id}/revoke`, {});
+    assert.equal(done.status, 303);
+    assert.equal(done.headers.get('location'), `${CONSOLE}/owners?done=0`);
+    const auditor = await signedIn(world, 'auditor');
+    assert.equal((await auditor.post(`${CONSOLE}/owners/${owner.id}/revoke`, {})).status, 403);
+  });
+
+  it('records a console change with the admin token’s name', async () => {
+    const operator = await signedIn(world, 'operator');
+    const other = (await world.provider.clients.register({ name: 'Audited app' })).key;
+    assert.equal((await operator.post(`${CONSOLE}/clients/${other}/disable`, {})).status, 303);
+    const [event] = await world.provider.audit.list({ clientKey: other, limit: 1 });
+    assert.equal(event?.event, 'client.disabled');
+    assert.equal(event?.actor, 'admin');
+    assert.equal(JSON.parse(event?.detail ?? '{}').admin, 'operator');
+    const page = await operator.request(
+      'GET',
+      `${CONSOLE}/audit?event=client.disabled&client=${other}`,
+    );
+    assert.match(page.text, /client\.disabled/);
+  });
+
   it('never answers 500 to any filter on the clients, owners and audit pages', async () => {
     const auditor = await signedIn(world, 'auditor');
     const text = fc.oneof(

@@ -4,10 +4,10 @@
  * event name and the end of the range are applied here over what it returns.
  */
 import type { FastifyInstance } from 'fastify';
-import { InputError, type AdminAction } from '../../provider/index.ts';
+import { InputError } from '../../provider/index.ts';
 import { field } from '../form.ts';
 import { formatTime } from '../format.ts';
-import { CONSOLE, type ConsoleContext } from './context.ts';
+import { CONSOLE, consoleRoute, type ConsoleContext } from './context.ts';
 
 /** Events on one page. */
 const PER_PAGE = 50;
@@ -41,7 +41,7 @@ export function auditRoutes(fastify: FastifyInstance, web: ConsoleContext): void
 
   fastify.get(
     `${CONSOLE}/audit`,
-    { config: { action: 'read' as AdminAction } },
+    consoleRoute('the audit trail, filtered', 'read'),
     async (request, reply) => {
       const query = request.query;
       const filters = {

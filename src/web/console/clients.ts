@@ -10,9 +10,8 @@ import { tokenStatus } from '../../provider/index.ts';
 import { field } from '../form.ts';
 import { formatTime } from '../format.ts';
 import { appUsage } from '../usage-chart.ts';
-import { CONSOLE, type ConsoleContext } from './context.ts';
+import { CONSOLE, consoleRoute, type ConsoleContext } from './context.ts';
 
-const read = { config: { action: 'read' as AdminAction } };
 /** Refusals shown on a client's page, newest first. */
 const RECENT_REFUSALS = 20;
 /** Audit events read to find them: the client's most recent ones. */
@@ -58,7 +57,7 @@ async function clientPage(provider: Provider, key: string) {
 export function clientRoutes(fastify: FastifyInstance, web: ConsoleContext): void {
   const { provider, render } = web;
 
-  fastify.get(`${CONSOLE}/clients`, read, async (request, reply) => {
+  fastify.get(`${CONSOLE}/clients`, consoleRoute('clients', 'read'), async (request, reply) => {
     const search = field(request.query, 'q').trim().slice(0, 200);
     const status = field(request.query, 'status');
     const cursor = field(request.query, 'cursor');
@@ -78,44 +77,52 @@ export function clientRoutes(fastify: FastifyInstance, web: ConsoleContext): voi
     });
   });
 
-  fastify.get(`${CONSOLE}/clients/:key`, read, async (request, reply) => {
-    const key = keyOf(request.params);
-    return render(request, reply, 'client', {
-      title: 'Client',
-      ...(await clientPage(provider, key)),
-      path: clientPath(key),
-      done: field(request.query, 'done'),
-      wide: true,
-    });
-  });
+  fastify.get(
+    `${CONSOLE}/clients/:key`,
+    consoleRoute('one client', 'read', ['key']),
+    async (request, reply) => {
+      const key = keyOf(request.params);
+      return render(request, reply, 'client', {
+        title: 'Client',
+        ...(await clientPage(provider, key)),
+        path: clientPath(key),
+        done: field(request.query, 'done'),
+        wide: true,
+      });
+    },
+  );
 
-  fastify.get(`${CONSOLE}/clients/:key/confirm`, read, async (request, reply) => {
-    const key = keyOf(request.params);
-    const name = field(request.query, 'action');
-    if (!isAction(name)) throw new NotFoundError('No such action.');
-    const chosen = actions[name];
-    provider.admin.authorize(request.consoleSession!.admin, chosen.action);
-    const client = await provider.clients.get(key);
-    const token = name === 'revoke' ? field(request.query, 'token') : '';
-    if (name === 'revoke') {
-      const found = await provider.admin.tokenCredential(token);
-      if (found.clientKey !== key) throw new NotFoundError('No such token for this client.');
-    }
-    return render(request, reply, 'confirm', {
-      title: `${chosen.verb} ${client.name}?`,
-      client,
-      name,
-      verb: chosen.verb,
-      danger: chosen.danger,
-      token,
-      path: clientPath(key),
-    });
-  });
+  fastify.get(
+    `${CONSOLE}/clients/:key/confirm`,
+    consoleRoute('confirm an action on a client', 'read', ['key']),
+    async (request, reply) => {
+      const key = keyOf(request.params);
+      const name = field(request.query, 'action');
+      if (!isAction(name)) throw new NotFoundError('No such action.');
+      const chosen = actions[name];
+      provider.admin.authorize(request.consoleSession!.admin, chosen.action);
+      const client = await provider.clients.get(key);
+      const token = name === 'revoke' ? field(request.query, 'token') : '';
+      if (name === 'revoke') {
+        const found = await provider.admin.tokenCredential(token);
+        if (found.clientKey !== key) throw new NotFoundError('No such token for this client.');
+      }
+      return render(request, reply, 'confirm', {
+        title: `${chosen.verb} ${client.name}?`,
+        client,
+        name,
+        verb: chosen.verb,
+        danger: chosen.danger,
+        token,
+        path: clientPath(key),
+      });
+    },
+  );
 
   for (const name of ['disable', 'enable'] as const) {
     fastify.post(
       `${CONSOLE}/clients/:key/${name}`,
-      { config: { action: actions[name].action } },
+      consoleRoute(`${name} a client`, actions[name].action, ['key']),
       async (request, reply) => {
         const key = keyOf(request.params);
         await provider.clients.setDisabled(key, name === 'disable');
@@ -126,7 +133,7 @@ export function clientRoutes(fastify: FastifyInstance, web: ConsoleContext): voi
 
   fastify.post(
     `${CONSOLE}/clients/:key/rotate`,
-    { config: { action: actions.rotate.action } },
+    consoleRoute('rotate a client’s secret', actions.rotate.action, ['key']),
     async (request, reply) => {
       const key = keyOf(request.params);
       const client = await provider.clients.rotateSecret(key);
@@ -140,7 +147,7 @@ export function clientRoutes(fastify: FastifyInstance, web: ConsoleContext): voi
 
   fastify.post(
     `${CONSOLE}/clients/:key/revoke`,
-    { config: { action: actions.revoke.action } },
+    consoleRoute('revoke a token of a client', actions.revoke.action, ['key']),
     async (request, reply) => {
       const key = keyOf(request.params);
       const found = await provider.admin.tokenCredential(field(request.body, 'token'));

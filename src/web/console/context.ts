@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
+import { html, page, seeOther } from '../../http/route-schemas.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminAction, AdminIdentity, Provider } from '../../provider/index.ts';
 import { roleMay } from '../../provider/admin/roles.ts';
@@ -73,3 +74,43 @@ export function createConsoleRenderer() {
 }
 
 export type ConsoleRender = ReturnType<typeof createConsoleRenderer>;
+
+/** What every console route may answer, for /openapi.json. */
+const answers = {
+  200: html('The page.'),
+  303: seeOther(
+    'Not signed in: to the console sign-in page; after a change, to the page it changed.',
+  ),
+  400: html('A filter or field that is not valid.'),
+  401: html('Sign-in: the admin token is not valid; the form again.'),
+  403: html('The role may not do this, or the form’s CSRF token is missing or forged.'),
+  404: html('No such client, owner, token or action.'),
+  413: html('The form is too large.'),
+  429: html('Too many wrong admin tokens from this address; Retry-After says when to try again.'),
+};
+
+/**
+ * A console route's options: the action its role must allow (none for the sign-in pages) and
+ * its schema, with its path parameters.
+ */
+export function consoleRoute(
+  summary: string,
+  action: AdminAction | undefined,
+  params: readonly string[] = [],
+) {
+  const config: ConsoleRouteConfig = action === undefined ? {} : { action };
+  return {
+    config,
+    schema: page(
+      `Console: ${summary}`,
+      answers,
+      params.length === 0
+        ? {}
+        : {
+            params: Object.fromEntries(
+              params.map((name) => [name, { type: 'string', minLength: 1, maxLength: 200 }]),
+            ),
+          },
+    ),
+  };
+}
