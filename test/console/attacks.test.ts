@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { CONSOLE_SESSION_LIFETIME_SECONDS } from '../../src/provider/admin/console-sessions.ts';
 import { ADMIN_AUTH_FAILURES_PER_MINUTE } from '../../src/provider/index.ts';
 import { createSqliteStore } from '../../src/store/index.ts';
 import type { AdminWorld } from '../admin/support.ts';
@@ -57,6 +58,21 @@ describe('Operator console under attack', () => {
     // The old value, replayed, no longer opens anything: the session ended on the server.
     visitor.cookies.set('__Host-latchkey_console', session);
     assert.equal((await visitor.request('GET', `${CONSOLE}/clients`)).status, 303);
+  });
+
+  it('ends a session when its admin token is revoked, and when its lifetime is over', async () => {
+    const { token } = await world.provider.admin.tokens.add('short-lived', 'auditor');
+    const visitor = new Visitor(world);
+    assert.equal((await visitor.signIn(token)).status, 303);
+    assert.equal((await visitor.request('GET', `${CONSOLE}/clients`)).status, 200);
+    await world.provider.admin.tokens.revoke('short-lived');
+    assert.equal((await visitor.request('GET', `${CONSOLE}/clients`)).status, 303);
+
+    const later = await signedIn(world, 'auditor');
+    world.advance((CONSOLE_SESSION_LIFETIME_SECONDS - 1) * 1000);
+    assert.equal((await later.request('GET', `${CONSOLE}/clients`)).status, 200);
+    world.advance(1000);
+    assert.equal((await later.request('GET', `${CONSOLE}/clients`)).status, 303);
   });
 
   it('refuses a forged or missing CSRF token with 403 and changes nothing', async () => {
