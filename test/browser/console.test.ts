@@ -115,7 +115,7 @@ describe('Operator console in a browser', { skip: needsChromium }, () => {
     const page = await consoleAs(auditorToken);
     await page.goto(`${world.server.url}${CONSOLE}/clients/${viewer.key}`);
     await page.locator('#tokens').waitFor();
-    for (const name of ['Disable', 'Enable', 'Rotate secret', 'Revoke']) {
+    for (const name of ['Disable', 'Enable', 'Rotate secret', 'Delete', 'Revoke']) {
       assert.equal(await page.getByRole('link', { name, exact: true }).count(), 0, name);
     }
     await page.goto(`${world.server.url}${CONSOLE}/owners`);

@@ -109,6 +109,7 @@ describe('Operator console under attack', () => {
     const support = await signedIn(world, 'support');
     assert.equal((await support.post(`${CONSOLE}/clients/${key}/rotate`, {})).status, 403);
     assert.equal((await support.post(`${CONSOLE}/clients/${key}/enable`, {})).status, 403);
+    assert.equal((await support.post(`${CONSOLE}/clients/${key}/delete`, {})).status, 403);
     assert.equal((await world.provider.clients.get(key)).disabled, false);
   });
 
@@ -187,6 +188,21 @@ describe('Operator console under attack', () => {
       `${CONSOLE}/audit?event=client.disabled&client=${other}`,
     );
     assert.match(page.text, /client\.disabled/);
+  });
+
+  it('deletes a client for an operator, after its confirmation page', async () => {
+    const operator = await signedIn(world, 'operator');
+    const doomed = (await world.provider.clients.register({ name: 'Doomed app' })).key;
+    const confirm = await operator.request(
+      'GET',
+      `${CONSOLE}/clients/${doomed}/confirm?action=delete`,
+    );
+    assert.equal(confirm.status, 200);
+    assert.match(confirm.text, /Delete the client/);
+    const done = await operator.post(`${CONSOLE}/clients/${doomed}/delete`, {});
+    assert.equal(done.status, 303);
+    assert.equal(await world.provider.clients.find(doomed), undefined);
+    assert.equal((await operator.request('GET', `${CONSOLE}/clients/${doomed}`)).status, 404);
   });
 
   it('never answers 500 to any filter on the clients, owners and audit pages', async () => {

@@ -25,6 +25,7 @@ const actions = {
   enable: { action: 'clients.enable', verb: 'Enable', danger: false },
   rotate: { action: 'clients.rotate', verb: 'Rotate the secret of', danger: true },
   revoke: { action: 'tokens.revoke', verb: 'Revoke a token of', danger: true },
+  delete: { action: 'clients.delete', verb: 'Delete', danger: true },
 } as const satisfies Record<string, { action: AdminAction; verb: string; danger: boolean }>;
 
 type ActionName = keyof typeof actions;
@@ -69,6 +70,7 @@ export function clientRoutes(fastify: FastifyInstance, web: ConsoleContext): voi
     const more = new URLSearchParams({ q: search, status, cursor: page.next ?? '' });
     return render(request, reply, 'clients', {
       title: 'Clients',
+      deleted: field(request.query, 'deleted') === '1',
       search,
       status: status === 'disabled' || status === 'enabled' ? status : '',
       clients: page.items,
@@ -142,6 +144,15 @@ export function clientRoutes(fastify: FastifyInstance, web: ConsoleContext): voi
         client,
         path: clientPath(key),
       });
+    },
+  );
+
+  fastify.post(
+    `${CONSOLE}/clients/:key/delete`,
+    consoleRoute('delete a client', actions.delete.action, ['key']),
+    async (request, reply) => {
+      await provider.clients.remove(keyOf(request.params));
+      return reply.redirect(`${CONSOLE}/clients?deleted=1`, 303);
     },
   );
 
