@@ -121,6 +121,13 @@ export function clientRoutes(fastify: FastifyInstance, web: ConsoleContext): voi
     },
   );
 
+  clientActionRoutes(fastify, web);
+}
+
+/** The actions, each posted from its confirmation page. */
+function clientActionRoutes(fastify: FastifyInstance, web: ConsoleContext): void {
+  const { provider, render } = web;
+
   for (const name of ['disable', 'enable'] as const) {
     fastify.post(
       `${CONSOLE}/clients/:key/${name}`,
