@@ -51,9 +51,20 @@ export interface PagesContext {
   readonly identity: IdentityOptions;
 }
 
+/** What the operator console plugin receives: served beside the admin API (docs/admin.md "Console"). */
+export interface ConsoleContext {
+  readonly provider: AppOptions['provider'];
+  /** Cookies get `Secure` under TLS or a trusted proxy. */
+  readonly secureCookies: boolean;
+  readonly sessionSecret: string;
+  readonly transport: TransportSettings;
+}
+
 export interface BuildOptions extends AppOptions {
   /** The people-facing pages (src/web's plugin), registered in a context of their own. */
   readonly pages?: FastifyPluginAsync<PagesContext> | undefined;
+  /** The operator console (src/web/console), on the admin API's listener. */
+  readonly console?: FastifyPluginAsync<ConsoleContext> | undefined;
 }
 
 const CONNECT_BODY = 'CONNECT is not supported: this server is not a proxy.\n';
@@ -108,6 +119,50 @@ function createFastify(
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   return app;
+}
+
+/**
+ * The admin API and the operator console: on the public listener, or on a listener of their
+ * own when `adminListener` is set.
+ */
+async function registerAdminSide(
+  app: FastifyInstance,
+  options: BuildOptions,
+  transport: TransportSettings,
+  sessionSecret: string,
+): Promise<void> {
+  const { provider } = options;
+  // In gateway mode the public paths are the upstream API's (which may well have an /admin/
+  // of its own): the admin API is then served on its own listener only.
+  const adminConsole =
+    options.console === undefined
+      ? undefined
+      : {
+          plugin: options.console,
+          context: {
+            provider,
+            secureCookies: transport.tls || transport.trustProxy,
+            sessionSecret,
+            transport,
+          },
+        };
+  if (options.adminListener === undefined) {
+    if (options.gateway === undefined) {
+      await registerAdminApi(app, provider);
+      if (adminConsole !== undefined) {
+        await app.register(adminConsole.plugin, adminConsole.context);
+      }
+    }
+  } else {
+    await attachAdminListener(app, {
+      provider,
+      listener: options.adminListener,
+      logger: options.logger,
+      trustProxy: transport.trustProxy,
+      tls: options.tls,
+      console: adminConsole,
+    });
+  }
 }
 
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
@@ -170,19 +225,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     });
   }
 
-  // In gateway mode the public paths are the upstream API's (which may well have an /admin/
-  // of its own): the admin API is then served on its own listener only.
-  if (options.adminListener === undefined) {
-    if (options.gateway === undefined) await registerAdminApi(app, provider);
-  } else {
-    await attachAdminListener(app, {
-      provider,
-      listener: options.adminListener,
-      logger: options.logger,
-      trustProxy: transport.trustProxy,
-      tls: options.tls,
-    });
-  }
+  await registerAdminSide(app, options, transport, sessionSecret);
 
   if (options.forwardAuth !== undefined) {
     const { registerForwardAuth } = await import('./edge/forward-auth.ts');

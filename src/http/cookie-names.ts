@@ -9,6 +9,10 @@ const cookieNames = {
   csrf: 'latchkey_csrf',
   /** The browser binding of a sign-in at an identity provider (OIDC, delegated). */
   login: 'latchkey_login',
+  /** The operator console's signed-in session (docs/admin.md "Console"). */
+  console: 'latchkey_console',
+  /** The CSRF secret of the console's forms. */
+  consoleCsrf: 'latchkey_console_csrf',
 } as const;
 
 /**

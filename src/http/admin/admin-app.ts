@@ -6,8 +6,9 @@
  * listens when the public app does and closes before it; the provider stays the public app's.
  */
 import Fastify from 'fastify';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyServerOptions } from 'fastify';
 import type { Provider } from '../../provider/index.ts';
+import type { ConsoleContext } from '../app.ts';
 import { serverLogging } from '../access-log.ts';
 import { registerOpenApi } from '../openapi.ts';
 import { publicBaseUrl } from '../public-url.ts';
@@ -37,6 +38,13 @@ export async function attachAdminListener(
     readonly logger: FastifyServerOptions['logger'];
     readonly trustProxy: boolean;
     readonly tls?: { readonly cert: string; readonly key: string } | undefined;
+    /** The operator console, served here beside the API. */
+    readonly console?:
+      | {
+          readonly plugin: FastifyPluginAsync<ConsoleContext>;
+          readonly context: ConsoleContext;
+        }
+      | undefined;
   },
 ): Promise<FastifyInstance> {
   const logging = serverLogging(options.logger);
@@ -57,6 +65,9 @@ export async function attachAdminListener(
   const origin = { tls: options.tls !== undefined };
   await registerOpenApi(admin, { baseUrlOf: (request) => publicBaseUrl(request, origin) });
   await registerAdminApi(admin, options.provider);
+  if (options.console !== undefined) {
+    await admin.register(options.console.plugin, options.console.context);
+  }
   adminApps.set(app, admin);
   app.addHook('onReady', async () => {
     await admin.listen({ host: options.listener.host, port: options.listener.port });
