@@ -15,7 +15,16 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { InvalidationChannel, InvalidationEvent } from './redis/invalidation.ts';
-import type { Client, Owner, Store, TokenCredential } from './types.ts';
+import type {
+  Client,
+  ClientStore,
+  Owner,
+  OwnerStore,
+  Store,
+  TokenCredential,
+  TokenCredentialStore,
+  TransferStore,
+} from './types.ts';
 
 export interface CachedStoreOptions {
   /** Carries invalidations between instances; the cached store owns it (close() closes it). */
@@ -101,167 +110,207 @@ export function cacheReportOf(store: Store): CacheReport | undefined {
   return reports.get(store)?.();
 }
 
-export async function createCachedStore(inner: Store, options: CachedStoreOptions): Promise<Store> {
-  const { channel } = options;
-  const ttlMs = options.ttlMs ?? DEFAULT_CACHE_TTL_MS;
-  const max = options.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES;
-  const now = options.now ?? Date.now;
-  const clients = new Lru<Client>(max, ttlMs, now);
-  const tokens = new Lru<TokenCredential>(max, ttlMs, now);
-  const owners = new Lru<Owner>(max, ttlMs, now);
-  let live = false;
-  // Bumped by every invalidation: a read that saw it change while it waited keeps nothing.
-  let generation = 0;
+/** The three caches of one instance, whether they may answer, and what empties them. */
+class InstanceCache {
+  readonly channel: InvalidationChannel;
+  readonly clients: Lru<Client>;
+  readonly tokens: Lru<TokenCredential>;
+  readonly owners: Lru<Owner>;
+  /** False while the subscription is down (or before it is up): every read goes to the store. */
+  live = false;
+  /** Bumped by every invalidation: a read that saw it change while it waited keeps nothing. */
+  generation = 0;
+  /** Invalidation events received on the channel. */
+  received = 0;
 
-  function drop(event: InvalidationEvent): void {
-    generation += 1;
+  constructor(options: CachedStoreOptions) {
+    this.channel = options.channel;
+    const ttlMs = options.ttlMs ?? DEFAULT_CACHE_TTL_MS;
+    const max = options.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES;
+    const now = options.now ?? Date.now;
+    this.clients = new Lru<Client>(max, ttlMs, now);
+    this.tokens = new Lru<TokenCredential>(max, ttlMs, now);
+    this.owners = new Lru<Owner>(max, ttlMs, now);
+  }
+
+  /** Listens on the channel; resolves once subscribed, when the cache starts answering. */
+  async subscribe(): Promise<void> {
+    await this.channel.subscribe(
+      (event) => {
+        this.received += 1;
+        this.drop(event);
+      },
+      {
+        onLost: () => {
+          this.live = false;
+          this.dropAll();
+        },
+        onGap: () => {
+          this.dropAll();
+          this.live = true;
+        },
+      },
+    );
+    this.live = true;
+  }
+
+  /** Forgets what one event changed. */
+  drop(event: InvalidationEvent): void {
+    this.generation += 1;
     switch (event.kind) {
       case 'client':
         // Removing a client removes its credentials too (ClientStore.remove).
-        clients.delete(event.clientKey);
-        tokens.deleteWhere((token) => token.clientKey === event.clientKey);
+        this.clients.delete(event.clientKey);
+        this.tokens.deleteWhere((token) => token.clientKey === event.clientKey);
         break;
       case 'owner':
         // Renamed, password changed or removed (with its credentials).
-        owners.delete(event.ownerId);
-        tokens.deleteWhere((token) => token.ownerId === event.ownerId);
+        this.owners.delete(event.ownerId);
+        this.tokens.deleteWhere((token) => token.ownerId === event.ownerId);
         break;
       case 'token':
-        tokens.delete(event.token);
+        this.tokens.delete(event.token);
         break;
       case 'grant':
-        tokens.deleteWhere(
+        this.tokens.deleteWhere(
           (token) => token.ownerId === event.ownerId && token.clientKey === event.clientKey,
         );
         break;
     }
   }
 
-  function dropAll(): void {
-    generation += 1;
-    clients.clear();
-    tokens.clear();
-    owners.clear();
+  dropAll(): void {
+    this.generation += 1;
+    this.clients.clear();
+    this.tokens.clear();
+    this.owners.clear();
   }
 
-  let received = 0;
-  await channel.subscribe(
-    (event) => {
-      received += 1;
-      drop(event);
-    },
-    {
-      onLost() {
-        live = false;
-        dropAll();
-      },
-      onGap() {
-        dropAll();
-        live = true;
-      },
-    },
-  );
-  live = true;
-
-  async function cachedFind<V extends object>(
+  /** A read through `lru`: answered from it while live, else loaded (and kept if unchanged). */
+  async find<V extends object>(
     lru: Lru<V>,
     key: string,
     load: (key: string) => Promise<V | undefined>,
   ): Promise<V | undefined> {
-    if (!live) {
+    if (!this.live) {
       lru.misses += 1;
       return load(key);
     }
     const cached = lru.get(key);
     if (cached !== undefined) return cached;
-    const seen = generation;
+    const seen = this.generation;
     const value = await load(key);
     // Misses are not kept: a client or token created on another instance must be found.
-    if (value !== undefined && live && seen === generation) lru.set(key, value);
+    if (value !== undefined && this.live && seen === this.generation) lru.set(key, value);
     return value;
   }
 
   /** After a write: forget locally at once, then tell every instance (ourselves included). */
-  async function announce<T>(result: T, event: InvalidationEvent): Promise<T> {
-    drop(event);
+  async announce<T>(result: T, event: InvalidationEvent): Promise<T> {
+    this.drop(event);
     // A failure here is StoreUnavailableError: the write is saved but other instances may not
     // know yet, so the caller answers 503 and a retry announces again (writes are idempotent).
-    await channel.publish(event);
+    await this.channel.publish(event);
     return result;
   }
 
+  report(): CacheReport {
+    return {
+      clients: this.clients.counts(),
+      tokens: this.tokens.counts(),
+      owners: this.owners.counts(),
+      live: this.live,
+      received: this.received,
+    };
+  }
+}
+
+function cachedClients(inner: ClientStore, cache: InstanceCache): ClientStore {
+  // Made once, not per read: find is on every verified request.
+  const load = (key: string) => inner.find(key);
+  return {
+    ...inner,
+    find: (key) => cache.find(cache.clients, key, load),
+    update: async (key, changes) =>
+      cache.announce(await inner.update(key, changes), { kind: 'client', clientKey: key }),
+    remove: async (key) =>
+      cache.announce(await inner.remove(key), { kind: 'client', clientKey: key }),
+  };
+}
+
+function cachedOwners(inner: OwnerStore, cache: InstanceCache): OwnerStore {
+  const load = (id: string) => inner.findById(id);
+  return {
+    ...inner,
+    findById: (id) => cache.find(cache.owners, id, load),
+    setPasswordHash: async (id, hash) =>
+      cache.announce(await inner.setPasswordHash(id, hash), { kind: 'owner', ownerId: id }),
+    rename: async (id, name) =>
+      cache.announce(await inner.rename(id, name), { kind: 'owner', ownerId: id }),
+    remove: async (id) => cache.announce(await inner.remove(id), { kind: 'owner', ownerId: id }),
+  };
+}
+
+function cachedTokens(inner: TokenCredentialStore, cache: InstanceCache): TokenCredentialStore {
+  const load = (token: string) => inner.find(token);
+  return {
+    ...inner,
+    find: (token) => cache.find(cache.tokens, token, load),
+    revoke: async (token, at) =>
+      cache.announce(await inner.revoke(token, at), { kind: 'token', token }),
+    // The old token is gone once renewed (session extension): no instance may serve it.
+    renew: async (token, handleHash, at, renewed) =>
+      cache.announce(await inner.renew(token, handleHash, at, renewed), { kind: 'token', token }),
+    revokeGrant: async (ownerId, clientKey, at) =>
+      cache.announce(await inner.revokeGrant(ownerId, clientKey, at), {
+        kind: 'grant',
+        ownerId,
+        clientKey,
+      }),
+  };
+}
+
+function cachedTransfer(inner: TransferStore, cache: InstanceCache): TransferStore {
+  return {
+    ...inner,
+    // Rows a batch replaced may be cached on any instance; new rows cannot be (misses are
+    // not kept), so only replacements are announced, once the batch is committed.
+    async writeBatch(keys, plan) {
+      const replaced: InvalidationEvent[] = [];
+      const result = await inner.writeBatch(keys, (existing) => {
+        const planned = plan(existing);
+        replaced.length = 0; // a retried plan starts again
+        for (const client of planned.writes.replaceClients) {
+          replaced.push({ kind: 'client', clientKey: client.key });
+        }
+        for (const token of planned.writes.replaceTokens) {
+          replaced.push({ kind: 'token', token: token.token });
+        }
+        return planned;
+      });
+      for (const event of replaced) cache.drop(event);
+      await Promise.all(replaced.map((event) => cache.channel.publish(event)));
+      return result;
+    },
+  };
+}
+
+export async function createCachedStore(inner: Store, options: CachedStoreOptions): Promise<Store> {
+  const cache = new InstanceCache(options);
+  await cache.subscribe();
   const store: Store = {
     ...inner,
-    clients: {
-      ...inner.clients,
-      find: (key) => cachedFind(clients, key, (k) => inner.clients.find(k)),
-      update: async (key, changes) =>
-        announce(await inner.clients.update(key, changes), { kind: 'client', clientKey: key }),
-      remove: async (key) =>
-        announce(await inner.clients.remove(key), { kind: 'client', clientKey: key }),
-    },
-    owners: {
-      ...inner.owners,
-      findById: (id) => cachedFind(owners, id, (i) => inner.owners.findById(i)),
-      setPasswordHash: async (id, hash) =>
-        announce(await inner.owners.setPasswordHash(id, hash), { kind: 'owner', ownerId: id }),
-      rename: async (id, name) =>
-        announce(await inner.owners.rename(id, name), { kind: 'owner', ownerId: id }),
-      remove: async (id) => announce(await inner.owners.remove(id), { kind: 'owner', ownerId: id }),
-    },
-    tokenCredentials: {
-      ...inner.tokenCredentials,
-      find: (token) => cachedFind(tokens, token, (t) => inner.tokenCredentials.find(t)),
-      revoke: async (token, at) =>
-        announce(await inner.tokenCredentials.revoke(token, at), { kind: 'token', token }),
-      // The old token is gone once renewed (session extension): no instance may serve it.
-      renew: async (token, handleHash, at, renewed) =>
-        announce(await inner.tokenCredentials.renew(token, handleHash, at, renewed), {
-          kind: 'token',
-          token,
-        }),
-      revokeGrant: async (ownerId, clientKey, at) =>
-        announce(await inner.tokenCredentials.revokeGrant(ownerId, clientKey, at), {
-          kind: 'grant',
-          ownerId,
-          clientKey,
-        }),
-    },
-    transfer: {
-      ...inner.transfer,
-      // Rows a batch replaced may be cached on any instance; new rows cannot be (misses are
-      // not kept), so only replacements are announced, once the batch is committed.
-      async writeBatch(keys, plan) {
-        const replaced: InvalidationEvent[] = [];
-        const result = await inner.transfer.writeBatch(keys, (existing) => {
-          const planned = plan(existing);
-          replaced.length = 0; // a retried plan starts again
-          for (const client of planned.writes.replaceClients) {
-            replaced.push({ kind: 'client', clientKey: client.key });
-          }
-          for (const token of planned.writes.replaceTokens) {
-            replaced.push({ kind: 'token', token: token.token });
-          }
-          return planned;
-        });
-        for (const event of replaced) drop(event);
-        await Promise.all(replaced.map((event) => channel.publish(event)));
-        return result;
-      },
-    },
+    clients: cachedClients(inner.clients, cache),
+    owners: cachedOwners(inner.owners, cache),
+    tokenCredentials: cachedTokens(inner.tokenCredentials, cache),
+    transfer: cachedTransfer(inner.transfer, cache),
     async close() {
-      live = false;
-      dropAll();
-      await channel.close();
+      cache.live = false;
+      cache.dropAll();
+      await cache.channel.close();
       await inner.close();
     },
   };
-  reports.set(store, () => ({
-    clients: clients.counts(),
-    tokens: tokens.counts(),
-    owners: owners.counts(),
-    live,
-    received,
-  }));
+  reports.set(store, () => cache.report());
   return store;
 }

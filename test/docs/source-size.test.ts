@@ -2,7 +2,7 @@
 // follow: no file over 400 lines, no function (declaration, method, arrow or expression,
 // closures included) over 100. Read with the TypeScript compiler's parser, so a function is
 // measured from its first line to its closing brace. A file marked `@generated` in its header
-// is left out, and so is everything in `notYetSplit`, which is meant to shrink to nothing.
+// is left out.
 import assert from 'node:assert/strict';
 import { globSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
@@ -10,20 +10,6 @@ import ts from 'typescript';
 
 const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 100;
-
-/**
- * Not held to the limits yet: a folder (ending in `/`), a file, or one function of a file
- * (`file name`, as `functionsOver` names it). Remove an entry once it is split.
- */
-const notYetSplit: readonly string[] = [
-  'src/store/cached.ts createCachedStore',
-  'src/store/sqlite/nonces.ts sqliteNonces',
-  'src/store/postgres/token-credentials.ts postgresTokenCredentials',
-  'src/store/postgres/transfer.ts postgresTransfer',
-];
-
-const excluded = (entry: string): boolean =>
-  notYetSplit.some((item) => (item.endsWith('/') ? entry.startsWith(item) : entry === item));
 
 /** A function's name: its own, the variable or property it is assigned to, or its place. */
 function nameOf(node: ts.SignatureDeclaration, source: ts.SourceFile, outer: string): string {
@@ -63,14 +49,13 @@ function functionLengths(file: string, text: string): Map<string, number> {
 /** Each function of `file` longer than the limit, as `file name (lines)`. */
 function functionsOver(file: string, text: string): string[] {
   return [...functionLengths(file, text)]
-    .filter(([entry, lines]) => lines > MAX_FUNCTION_LINES && !excluded(entry))
+    .filter(([, lines]) => lines > MAX_FUNCTION_LINES)
     .map(([entry, lines]) => `${entry} (${lines} lines)`);
 }
 
 const files = globSync('src/**/*.ts')
   .map((file) => file.replaceAll('\\', '/'))
   .sort()
-  .filter((file) => !excluded(file))
   .map((file) => ({ file, text: readFileSync(file, 'utf8') }))
   .filter(({ text }) => !/@generated\b/.test(text.slice(0, 500)));
 
@@ -86,18 +71,5 @@ describe('The size of the source', () => {
   it(`has no function in src/ over ${MAX_FUNCTION_LINES} lines`, () => {
     const long = files.flatMap(({ file, text }) => functionsOver(file, text));
     assert.deepEqual(long, []);
-  });
-
-  it('lists in notYetSplit only what is still over a limit', () => {
-    for (const entry of notYetSplit) {
-      if (entry.endsWith('/')) continue;
-      const space = entry.indexOf(' ');
-      const file = space < 0 ? entry : entry.slice(0, space);
-      const text = readFileSync(file, 'utf8');
-      const lines =
-        space < 0 ? text.split('\n').length - 1 : (functionLengths(file, text).get(entry) ?? 0);
-      const limit = space < 0 ? MAX_FILE_LINES : MAX_FUNCTION_LINES;
-      assert.ok(lines > limit, `${entry} is within the limit now: remove it from notYetSplit`);
-    }
   });
 });

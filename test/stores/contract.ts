@@ -13,6 +13,7 @@ import { describeAttempts, describeSessions } from './contract/sessions-attempts
 import { describeTemporaryCredentials } from './contract/temporary-credentials.ts';
 import { describeTokenCredentials } from './contract/token-credentials.ts';
 import { describeTransfer } from './contract/transfer.ts';
+import { describeUsage } from './contract/usage.ts';
 import { describeWebhooks } from './contract/webhooks.ts';
 
 export type { MakeStore };
@@ -32,6 +33,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
     describeTransfer(store);
     describeLoginChallenges(store);
     describeWebhooks(store);
+    describeUsage(store);
 
     describe('health', () => {
       it('answers ping while open', async () => {

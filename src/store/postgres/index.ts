@@ -23,7 +23,6 @@ import { checkSchemaName, openDatabase } from './database.ts';
 import { migrate } from './migrations.ts';
 import { postgresNonces } from './nonces.ts';
 import { postgresSealedSecrets } from './sealed-secrets.ts';
-import { postgresConsents } from './consents.ts';
 import { postgresTemporaryCredentials } from './temporary-credentials.ts';
 import { postgresTokenCredentials } from './token-credentials.ts';
 import { postgresTransfer } from './transfer.ts';
@@ -32,6 +31,7 @@ import { fromRow, read } from './row.ts';
 import { postgresRunner } from './runner.ts';
 import { sqlAdminTokens } from '../sql/admin-tokens.ts';
 import { sqlAudit } from '../sql/audit.ts';
+import { sqlConsents } from '../sql/consents.ts';
 import { sqlLoginChallenges } from '../sql/login-challenges.ts';
 import { sqlOwners } from '../sql/owners.ts';
 import { sqlSessions } from '../sql/sessions.ts';
@@ -127,7 +127,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     nonces:
       redis === undefined ? postgresNonces(db) : createRedisNonceStore(redis, { prefix, now }),
     sessions: sqlSessions(sql, fromRow),
-    consents: postgresConsents(db),
+    consents: sqlConsents(sql, fromRow),
     attempts:
       redis === undefined ? postgresAttempts(db) : createRedisAttemptStore(redis, { prefix }),
     // Without Redis, each instance counts for itself (docs/security.md#rate-limits).
@@ -141,7 +141,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     audit: sqlAudit(sql, read),
     webhooks: postgresWebhooks(db, sql, sealer),
     adminTokens: sqlAdminTokens(sql, read),
-    usage: postgresUsage(db),
+    usage: postgresUsage(db, sql),
     async ping() {
       if (db.closed) return false;
       try {

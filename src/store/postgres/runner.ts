@@ -11,5 +11,11 @@ export function postgresRunner(db: Database): SqlRunner {
     one: async (sql, values) => (await db.query(sql, values)).rows[0],
     all: async (sql, values) => (await db.query(sql, values)).rows,
     run: async (sql, values) => (await db.query(sql, values)).count,
+    runAll: (statements) =>
+      db.transaction(async (query) => {
+        const counts: number[] = [];
+        for (const [sql, values] of statements) counts.push((await query(sql, values)).count);
+        return counts;
+      }),
   };
 }

@@ -1,8 +1,12 @@
-/** A client's use per day in PostgreSQL (src/store/usage.ts UsageStore), added to in batches. */
-import { usageDays } from '../usage.ts';
+/**
+ * A client's use per day in PostgreSQL (src/store/usage.ts UsageStore), added to in batches;
+ * what both SQL stores do alike (the days, the purge) is in src/store/sql/usage.ts.
+ */
+import type { SqlRunner } from '../sql/runner.ts';
+import { sqlUsage } from '../sql/usage.ts';
 import type { UsageCounts, UsageStore } from '../usage.ts';
 import type { Database } from './database.ts';
-import { int, intOrNull, text } from './row.ts';
+import { read } from './row.ts';
 
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -11,7 +15,7 @@ function columns(rows: readonly (readonly unknown[])[], width: number): unknown[
   return Array.from({ length: width }, (_, column) => rows.map((row) => row[column]));
 }
 
-export function postgresUsage(db: Database): UsageStore {
+export function postgresUsage(db: Database, sql: SqlRunner): UsageStore {
   const totals = db.table('client_usage');
   const failures = db.table('client_usage_failures');
   const owners = db.table('client_usage_owners');
@@ -35,6 +39,7 @@ export function postgresUsage(db: Database): UsageStore {
     ON CONFLICT DO NOTHING`;
 
   return {
+    ...sqlUsage(sql, read),
     async add(batches: readonly UsageCounts[]) {
       if (batches.length === 0) return;
       const sorted = [...batches].sort(
@@ -53,44 +58,6 @@ export function postgresUsage(db: Database): UsageStore {
         await query(addTotals, columns(totalRows, 4));
         if (failureRows.length > 0) await query(addFailures, columns(failureRows, 4));
         if (ownerRows.length > 0) await query(addOwners, columns(ownerRows, 3));
-      });
-    },
-    async days(clientKey: string, fromDay: string) {
-      const values = [clientKey, fromDay];
-      const [totalRows, failureRows, ownerRows] = await Promise.all([
-        db.query(
-          `SELECT day, requests, last_used_at FROM ${totals} WHERE client_key = $1 AND day >= $2`,
-          values,
-        ),
-        db.query(
-          `SELECT day, problem, count FROM ${failures} WHERE client_key = $1 AND day >= $2`,
-          values,
-        ),
-        db.query(
-          `SELECT day, COUNT(*) AS owners FROM ${owners}
-           WHERE client_key = $1 AND day >= $2 GROUP BY day`,
-          values,
-        ),
-      ]);
-      return usageDays(
-        totalRows.rows.map((row) => ({
-          day: text(row, 'day'),
-          requests: int(row, 'requests'),
-          lastUsedAt: intOrNull(row, 'last_used_at'),
-        })),
-        failureRows.rows.map((row) => ({
-          day: text(row, 'day'),
-          problem: text(row, 'problem'),
-          count: int(row, 'count'),
-        })),
-        ownerRows.rows.map((row) => ({ day: text(row, 'day'), owners: int(row, 'owners') })),
-      );
-    },
-    async purgeBefore(day: string) {
-      return db.transaction(async (query) => {
-        await query(`DELETE FROM ${failures} WHERE day < $1`, [day]);
-        await query(`DELETE FROM ${owners} WHERE day < $1`, [day]);
-        return (await query(`DELETE FROM ${totals} WHERE day < $1`, [day])).count;
       });
     },
   };

@@ -14,7 +14,6 @@ import type { Store } from '../types.ts';
 import { createMemoryRateCounters } from '../memory-rate-counters.ts';
 import { sqliteAttempts } from './attempts.ts';
 import { sqliteClients } from './clients.ts';
-import { sqliteConsents } from './consents.ts';
 import { startCheckpointer, type CheckpointReport } from './checkpointer.ts';
 import { applyMigrations } from './migrations.ts';
 import { sqliteUsage } from './usage.ts';
@@ -29,6 +28,7 @@ import { fromRow, read } from './row.ts';
 import { sqliteRunner } from './runner.ts';
 import { sqlAdminTokens } from '../sql/admin-tokens.ts';
 import { sqlAudit } from '../sql/audit.ts';
+import { sqlConsents } from '../sql/consents.ts';
 import { sqlLoginChallenges } from '../sql/login-challenges.ts';
 import { sqlOwners } from '../sql/owners.ts';
 import { sqlSessions } from '../sql/sessions.ts';
@@ -134,7 +134,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const cache = readCacheOn(db);
   const sealer = createSealer(options.keyring);
   const clients = sqliteClients(db, now, sealer);
-  const sql = sqliteRunner(db);
+  const sql = sqliteRunner(db, transaction);
   const owners = sqlOwners(sql, fromRow, now);
   const tokenCredentials = sqliteTokenCredentials(db, transaction, sealer);
 
@@ -156,7 +156,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     nonces: sqliteNonces(db, transaction, busyTimeoutMs),
     sessions: sqlSessions(sql, fromRow),
-    consents: sqliteConsents(db),
+    consents: sqlConsents(sql, fromRow),
     attempts: sqliteAttempts(db, transaction),
     rateCounters: createMemoryRateCounters(),
     transfer: cache.invalidating(sqliteTransfer(db, transaction, sealer), [
@@ -168,7 +168,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     audit: sqlAudit(sql, read),
     webhooks: sqliteWebhooks(db, sql, transaction, sealer),
     adminTokens: sqlAdminTokens(sql, read),
-    usage: sqliteUsage(db, transaction),
+    usage: sqliteUsage(db, sql, transaction),
     async ping() {
       try {
         ping.get();

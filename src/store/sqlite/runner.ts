@@ -7,6 +7,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { SqlRunner, Values } from '../sql/runner.ts';
 import { method } from './errors.ts';
+import type { Transaction } from './transaction.ts';
 
 interface Prepared {
   readonly statement: StatementSync;
@@ -14,7 +15,7 @@ interface Prepared {
   readonly order: readonly number[];
 }
 
-export function sqliteRunner(db: DatabaseSync): SqlRunner {
+export function sqliteRunner(db: DatabaseSync, transaction: Transaction): SqlRunner {
   const statements = new Map<string, Prepared>();
   const prepared = (sql: string): Prepared => {
     let entry = statements.get(sql);
@@ -41,12 +42,15 @@ export function sqliteRunner(db: DatabaseSync): SqlRunner {
       order.map((index) => given[index] as SQLInputValue),
     );
   };
+  const changes = (sql: string, values?: Values) =>
+    call(sql, values, (s, v) => Number(s.run(...v).changes));
   return {
     table: (name) => name,
     one: method((sql: string, values?: Values) => call(sql, values, (s, v) => s.get(...v))),
     all: method((sql: string, values?: Values) => call(sql, values, (s, v) => s.all(...v))),
-    run: method((sql: string, values?: Values) =>
-      call(sql, values, (s, v) => Number(s.run(...v).changes)),
+    run: method(changes),
+    runAll: method((each: readonly (readonly [string, Values])[]) =>
+      transaction(() => each.map(([sql, values]) => changes(sql, values))),
     ),
   };
 }
