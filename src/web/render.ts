@@ -33,12 +33,17 @@ export function createRenderer(options: ResolvedWebOptions) {
       signedInAs: signedIn?.owner.name ?? null,
       paths: options.paths,
     });
-    return reply
-      .code(status)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(html);
+    return sendPage(reply, status, html);
   };
+}
+
+/** A rendered page as every page is answered: HTML, never stored by a cache (it may hold a CSRF token). */
+export function sendPage(reply: FastifyReply, status: number, html: string) {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(html);
 }
 
 export type Render = ReturnType<typeof createRenderer>;

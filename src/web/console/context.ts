@@ -10,6 +10,7 @@ import { html, page, seeOther } from '../../http/route-schemas.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminAction, AdminIdentity, Provider } from '../../provider/index.ts';
 import { roleMay } from '../../provider/admin/roles.ts';
+import { sendPage } from '../render.ts';
 import type { ConsoleSession, ConsoleSessions } from '../../provider/admin/console-sessions.ts';
 
 /** Where the console lives, on the admin listener or the main one. */
@@ -65,11 +66,7 @@ export function createConsoleRenderer() {
       base: CONSOLE,
       may: (action: AdminAction) => admin !== null && roleMay(admin.role, action),
     });
-    return reply
-      .code(status)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(html);
+    return sendPage(reply, status, html);
   };
 }
 
