@@ -201,6 +201,17 @@ export const auditedEvents: AuditTable = {
     actor: 'operator',
     detail: ['name'],
   },
+  // Who held the console, and when: its actions carry the token's name as the API's do.
+  'admin.console-signed-in': {
+    when: 'an operator signed in to the console with an admin token (never the token)',
+    actor: 'admin',
+    detail: ['name'],
+  },
+  'admin.console-signed-out': {
+    when: 'an operator signed out of the console',
+    actor: 'admin',
+    detail: ['name'],
+  },
   'secrets.resealed': {
     when: 'stored secrets were sealed again under the current key (`latchkey keys reseal`, the admin API)',
     actor: 'operator',

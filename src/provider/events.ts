@@ -81,6 +81,8 @@ export interface ProviderEventPayloads {
   'admin.login-rejected': Readonly<Record<never, never>>;
   'admin-token.created': { readonly name: string; readonly role: string };
   'admin-token.revoked': { readonly name: string };
+  'admin.console-signed-in': { readonly name: string };
+  'admin.console-signed-out': { readonly name: string };
   'secrets.resealed': { readonly count: number };
   'webhook.created': { readonly webhookId: string };
   'webhook.removed': { readonly webhookId: string };

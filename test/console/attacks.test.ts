@@ -58,6 +58,14 @@ describe('Operator console under attack', () => {
     // The old value, replayed, no longer opens anything: the session ended on the server.
     visitor.cookies.set('__Host-latchkey_console', session);
     assert.equal((await visitor.request('GET', `${CONSOLE}/clients`)).status, 303);
+    // Both moments are in the audit trail under the token's name, never the token.
+    const recent = await world.provider.audit.list({ limit: 20 });
+    for (const name of ['admin.console-signed-in', 'admin.console-signed-out']) {
+      const event = recent.find((e) => e.event === name);
+      assert.ok(event !== undefined, `${name} is audited`);
+      assert.equal(JSON.parse(event.detail ?? '{}').name, 'auditor');
+      assert.ok(!(event.detail ?? '').includes(world.tokens.auditor));
+    }
   });
 
   it('ends a session when its admin token is revoked, and when its lifetime is over', async () => {

@@ -78,6 +78,8 @@ const samples: { readonly [Name in ProviderEventName]: ProviderEventPayloads[Nam
   'client.secret-rotated': { clientKey: 'client-1' },
   'admin-token.created': { name: 'onboarding', role: 'operator' },
   'admin-token.revoked': { name: 'onboarding' },
+  'admin.console-signed-in': { name: 'onboarding' },
+  'admin.console-signed-out': { name: 'onboarding' },
   'secrets.resealed': { count: 3 },
   'webhook.created': { webhookId: 'hook-1' },
   'webhook.removed': { webhookId: 'hook-1' },

@@ -9,6 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AdminIdentity, AdminTokens } from './admin-tokens.ts';
 import { AdminRefusal } from './admin-errors.ts';
+import type { ProviderEvents } from '../events.ts';
 
 /** How long a console sign-in lasts, in seconds: half an hour, then the token is asked again. */
 export const CONSOLE_SESSION_LIFETIME_SECONDS = 30 * 60;
@@ -29,10 +30,14 @@ const bearerOf = (token: string) => `Bearer ${token.replace(/\s+/g, '') || '-'}`
 
 export function createConsoleSessions(
   tokens: AdminTokens,
+  events: ProviderEvents,
   now: () => number,
   lifetimeSeconds = CONSOLE_SESSION_LIFETIME_SECONDS,
 ) {
-  const live = new Map<string, { readonly bearer: string; readonly expiresAt: number }>();
+  const live = new Map<
+    string,
+    { readonly bearer: string; readonly name: string; readonly expiresAt: number }
+  >();
 
   function prune(at: number): void {
     for (const [id, session] of live) if (session.expiresAt <= at) live.delete(id);
@@ -58,7 +63,8 @@ export function createConsoleSessions(
       const cookie = randomBytes(32).toString('base64url');
       const id = digestOf(cookie);
       const expiresAt = at + lifetimeSeconds * 1000;
-      live.set(id, { bearer, expiresAt });
+      live.set(id, { bearer, name: admin.name, expiresAt });
+      events.emit('admin.console-signed-in', { name: admin.name });
       return { cookie, session: { id, admin, expiresAt } };
     },
 
@@ -85,7 +91,11 @@ export function createConsoleSessions(
 
     /** Signs out: the session is forgotten here, whatever the browser keeps. */
     end(cookie: string): void {
-      live.delete(digestOf(cookie));
+      const id = digestOf(cookie);
+      const found = live.get(id);
+      if (found === undefined) return;
+      live.delete(id);
+      events.emit('admin.console-signed-out', { name: found.name });
     },
   };
 }

@@ -71,7 +71,7 @@ export async function consolePlugin(
 
   const web: ConsoleContext = {
     provider,
-    sessions: createConsoleSessions(provider.admin.tokens, provider.now),
+    sessions: createConsoleSessions(provider.admin.tokens, provider.events, provider.now),
     render: createConsoleRenderer(),
   };
   const sessionCookie = cookieName('console', secureCookies);
