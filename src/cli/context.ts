@@ -95,12 +95,15 @@ export async function openStore(
 
 /** A provider on the configured store, with the configured policy. */
 export async function openProvider(config: LatchkeyConfig, use: StoreUse = {}): Promise<Provider> {
+  const { chooseKeys, sealingKeysOf } = await import('./secret-keys.ts');
+  const keys = use.keys ?? chooseKeys(config);
   const [{ createProvider }, store, policy] = await Promise.all([
     import('../provider/index.ts'),
-    openStore(config, use),
+    openStore(config, { ...use, keys }),
     policyOf(config),
   ]);
-  return createProvider({ store, policy, ownsStore: true });
+  // The admin API reports and rotates the keys this store was opened with.
+  return createProvider({ store, policy, ownsStore: true, sealingKeys: sealingKeysOf(keys) });
 }
 
 /** Runs `work` with a provider on the configured store, closing both afterwards. */

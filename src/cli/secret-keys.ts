@@ -16,6 +16,7 @@ import {
   keySetOf,
 } from '../store/key-file.ts';
 import type { Keyring } from '../store/sealing.ts';
+import type { SealingKeySource } from '../provider/index.ts';
 
 export type KeyChoice =
   | {
@@ -32,6 +33,15 @@ export type KeyChoice =
       readonly keyring: Keyring & { readonly ids: () => string[] };
     }
   | { readonly source: 'none'; readonly keyring: undefined };
+
+/** The keys as the provider reports them (the admin API's `/admin/keys`). */
+export function sealingKeysOf(choice: KeyChoice): SealingKeySource {
+  return {
+    source: choice.source,
+    keyFile: 'path' in choice ? choice.path : null,
+    keyring: choice.keyring,
+  };
+}
 
 /** The key file path the configuration names, or the default beside an SQLite file. */
 export function keyFileOf(config: LatchkeyConfig): string | undefined {

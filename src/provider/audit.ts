@@ -185,6 +185,21 @@ export const auditedEvents: AuditTable = {
     actor: 'operator',
     detail: ['webhookId'],
   },
+  'webhook.updated': {
+    when: 'an operator changed the events a webhook receives (the admin API)',
+    actor: 'operator',
+    detail: ['webhookId', 'fields'],
+  },
+  'webhook.enabled': {
+    when: 'an operator let a disabled webhook receive again (`latchkey webhooks enable`)',
+    actor: 'operator',
+    detail: ['webhookId'],
+  },
+  'webhook.disabled': {
+    when: 'an operator stopped sending to a webhook (`latchkey webhooks disable`)',
+    actor: 'operator',
+    detail: ['webhookId'],
+  },
   // Deliveries are the hooks' own log (`latchkey webhooks deliveries`), not security events.
   'webhook.enqueued': null,
   'webhook.delivered': null,
@@ -216,6 +231,11 @@ export const auditedEvents: AuditTable = {
     when: 'stored secrets were sealed again under the current key (`latchkey keys reseal`, the admin API)',
     actor: 'operator',
     detail: ['count'],
+  },
+  'secrets.key-rotated': {
+    when: 'a new current sealing key was added to the key file (`latchkey keys rotate`)',
+    actor: 'operator',
+    detail: ['previous', 'current'],
   },
   // The trail's own announcement of a stored event: recording it would record itself.
   audit: null,

@@ -86,6 +86,12 @@ export interface ProviderEventPayloads {
   'secrets.resealed': { readonly count: number };
   'webhook.created': { readonly webhookId: string };
   'webhook.removed': { readonly webhookId: string };
+  /** The events a hook receives were changed (`fields`: what changed). */
+  'webhook.updated': { readonly webhookId: string; readonly fields: readonly string[] };
+  'webhook.enabled': { readonly webhookId: string };
+  'webhook.disabled': { readonly webhookId: string };
+  /** A new current key was added to the key file (the admin API's keys rotate). */
+  'secrets.key-rotated': { readonly previous: string; readonly current: string };
   /** Deliveries were queued for an event (wakes the instance's webhook worker). */
   'webhook.enqueued': { readonly id: string; readonly type: string; readonly count: number };
   /** One delivery attempt ended: delivered, or to be tried again (or given up). */

@@ -28,6 +28,7 @@ import { createAuditTrail, type AuditTrail } from './audit.ts';
 import { createProviderEvents, type ProviderEvents } from './events.ts';
 import { createAdminDesk, type AdminDesk } from './admin/admin-desk.ts';
 import { createAdminTokens } from './admin/admin-tokens.ts';
+import type { SealingKeySource } from './admin/sealing-keys.ts';
 import { createWebhookDesk, type WebhookDesk } from './webhooks/webhooks.ts';
 import { createSignInThrottle } from './accounts/sign-in-throttle.ts';
 import { invalidateToken } from './flow/invalidation.ts';
@@ -72,6 +73,8 @@ export interface ProviderOptions {
   readonly maintenanceIntervalMs?: number | undefined;
   /** close() closes the store too (the CLI opens a store for its provider alone). */
   readonly ownsStore?: boolean | undefined;
+  /** Where the store's sealing keys come from, for the admin API's key report and rotation. */
+  readonly sealingKeys?: SealingKeySource | undefined;
 }
 
 export interface ResourceOptions {
@@ -222,6 +225,7 @@ export function createProvider(options: ProviderOptions): Provider {
       events,
       tokens,
       adminTokens: createAdminTokens(store, now, events),
+      sealingKeys: options.sealingKeys,
     }),
     signIns: createSignInThrottle(store, now, policy.signIn, events),
     logins: createLoginDesk({ store, now, owners, events, deny: authorization.deny }),

@@ -28,10 +28,12 @@ export { StoreConflictError, StoreUnavailableError } from './contract/errors.ts'
 export type {
   ClaimedDelivery,
   DeliveryOutcome,
+  DeliveryPosition,
   NewWebhook,
   Webhook,
   WebhookDelivery,
   WebhookEvent,
+  WebhookChanges,
   WebhookStore,
 } from './contract/webhooks.ts';
 export type { AdminRole, AdminToken, AdminTokenStore } from './contract/admin-tokens.ts';

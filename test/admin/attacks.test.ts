@@ -17,9 +17,13 @@ const PROBLEM = /^application\/problem\+json/;
 describe('Admin API under attack', () => {
   let world: AdminWorld;
   let key: string;
+  let hook: string;
+  let owner: string;
   before(async () => {
     world = await startAdmin(createSqliteStore({ path: ':memory:' }));
     key = (await world.provider.clients.register({ name: 'Target' })).key;
+    hook = (await world.provider.webhooks.add('https://siem.example/in', ['*'])).hook.id;
+    owner = (await world.provider.owners.create('target', 'correct horse battery')).id;
   });
   after(() => world?.close());
 
@@ -78,6 +82,68 @@ describe('Admin API under attack', () => {
     }
   });
 
+  it('refuses a token flood, oversized, non-JSON and slow bodies on the webhook, owner and token routes', async () => {
+    const from = freshAddress();
+    const wrong = (index: number) => ({ authorization: `Bearer lka_0123456789abcdef_${index}` });
+    const flood = await Promise.all(
+      Array.from({ length: ADMIN_AUTH_FAILURES_PER_MINUTE + 20 }, (_, index) =>
+        call(world, 'POST', '/admin/webhooks', { as: wrong(index), from, body: {} }),
+      ),
+    );
+    assert.deepEqual(new Set(flood.map((a) => a.status)), new Set([401, 429]));
+    assert.equal(
+      (await call(world, 'GET', '/admin/webhooks', { as: 'auditor', from })).status,
+      429,
+    );
+    for (const path of [
+      '/admin/webhooks',
+      '/admin/owners',
+      '/admin/tokens',
+      `/admin/webhooks/${hook}`,
+    ]) {
+      const method = path.endsWith(hook) ? 'PATCH' : 'POST';
+      const big = await call(world, method, path, {
+        as: 'operator',
+        body: { url: 'y'.repeat(100_000) },
+        headers: { 'if-match': '*' },
+      });
+      assert.equal(big.status, 413, path);
+      assert.match(big.headers.get('content-type') ?? '', PROBLEM);
+      const form = await call(world, method, path, {
+        as: 'operator',
+        raw: 'url=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'if-match': '*' },
+      });
+      assert.equal(form.status, 415, path);
+      const broken = await call(world, method, path, {
+        as: 'operator',
+        raw: '{"url":',
+        headers: { 'content-type': 'application/json', 'if-match': '*' },
+      });
+      assert.equal(broken.status, 400, path);
+    }
+    // A replayed add is a second hook with a secret of its own, never the first one's.
+    const body = { url: 'https://siem.example/again', events: ['*'] };
+    const first = await call(world, 'POST', '/admin/webhooks', { as: 'operator', body });
+    const again = await call(world, 'POST', '/admin/webhooks', { as: 'operator', body });
+    assert.equal(first.status, 201);
+    assert.equal(again.status, 201);
+    assert.notEqual(again.body.id, first.body.id);
+    assert.notEqual(again.body.secret, first.body.secret);
+    const { port } = new URL(world.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      'POST /admin/webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+        `Authorization: Bearer ${world.tokens.operator}\r\nContent-Length: 1000\r\n\r\n{"url":`,
+    );
+    assert.equal((await call(world, 'GET', '/admin/webhooks', { as: 'auditor' })).status, 200);
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.destroy();
+    await closed;
+    assert.equal((await call(world, 'GET', '/admin/keys', { as: 'auditor' })).status, 200);
+  });
+
   it('keeps answering while a body is sent slowly and abandoned', async () => {
     const { port } = new URL(world.url);
     const socket = connect(Number(port), '127.0.0.1');
@@ -116,6 +182,18 @@ describe('Admin API under attack', () => {
         failuresPerMinute: value,
         client: value,
         owner: value,
+        url: fc.oneof(value, fc.webUrl()),
+        events: fc.oneof(
+          value,
+          fc.array(fc.constantFrom('*', 'grant.created', 'x'), { maxLength: 3 }),
+        ),
+        disabled: value,
+        username: value,
+        password: value,
+        scope: value,
+        lifetime: value,
+        token: value,
+        secret: value,
       },
       { requiredKeys: [] },
     );
@@ -124,6 +202,11 @@ describe('Admin API under attack', () => {
       ['PATCH', `/admin/clients/${key}`],
       ['POST', '/admin/tokens/revoke'],
       ['POST', '/admin/grants/revoke'],
+      ['POST', '/admin/webhooks'],
+      ['PATCH', `/admin/webhooks/${hook}`],
+      ['POST', '/admin/owners'],
+      ['POST', `/admin/owners/${owner}/password`],
+      ['POST', '/admin/tokens'],
     ];
     await fc.assert(
       fc.asyncProperty(
@@ -149,6 +232,9 @@ describe('Admin API under attack', () => {
       '/admin/tokens',
       '/admin/grants',
       '/admin/audit',
+      '/admin/webhooks',
+      `/admin/webhooks/${hook}/deliveries`,
+      '/admin/webhook-deliveries',
     ];
     await fc.assert(
       fc.asyncProperty(
@@ -164,6 +250,7 @@ describe('Admin API under attack', () => {
             'owner',
             'status',
             'source',
+            'webhook',
             'x',
           ),
           fc.string(),
@@ -188,7 +275,7 @@ describe('Admin API under attack', () => {
       if (!path.startsWith('/admin/') || path === '/admin/audit/stream') continue;
       for (const [method, operation] of Object.entries(operations)) {
         if (!['get', 'post', 'patch', 'delete'].includes(method)) continue;
-        for (const param of [key, 'x'.repeat(300), 'no-such']) {
+        for (const param of [key, hook, owner, 'x'.repeat(300), 'no-such']) {
           const url = path.replace(/\{\w+\}/g, encodeURIComponent(param));
           const probes: CallOptions[] = [
             {},

@@ -8,6 +8,7 @@ import { buildApp } from '../../src/http/app.ts';
 import type { BuildOptions } from '../../src/http/app.ts';
 import { createProvider } from '../../src/provider/index.ts';
 import type { AdminRole, Provider } from '../../src/provider/index.ts';
+import type { ProviderOptions } from '../../src/provider/provider.ts';
 import type { Store } from '../../src/store/index.ts';
 
 export interface AdminWorld {
@@ -36,9 +37,11 @@ export async function startAdmin(
   app: Omit<BuildOptions, 'provider'> = {},
   /** Added to the tokens' names: a second instance on the same store makes its own. */
   suffix = '',
+  /** More of the provider's options (its sealing keys). */
+  more: Omit<ProviderOptions, 'store' | 'now'> = {},
 ): Promise<AdminWorld> {
   let clock = Date.now();
-  const provider = createProvider({ store, now: () => clock });
+  const provider = createProvider({ ...more, store, now: () => clock });
   const server = await buildApp({ maintenance: false, trustProxy: true, ...app, provider });
   await server.listen({ host: '127.0.0.1', port: 0 });
   const address = server.server.address();

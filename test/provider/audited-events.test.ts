@@ -83,6 +83,10 @@ const samples: { readonly [Name in ProviderEventName]: ProviderEventPayloads[Nam
   'secrets.resealed': { count: 3 },
   'webhook.created': { webhookId: 'hook-1' },
   'webhook.removed': { webhookId: 'hook-1' },
+  'webhook.updated': { webhookId: 'hook-1', fields: ['events'] },
+  'webhook.enabled': { webhookId: 'hook-1' },
+  'webhook.disabled': { webhookId: 'hook-1' },
+  'secrets.key-rotated': { previous: 'key-1', current: 'key-2' },
   'webhook.enqueued': { id: 'event-1', type: 'grant.created', count: 1 },
   'webhook.delivered': {
     deliveryId: 'delivery-1',

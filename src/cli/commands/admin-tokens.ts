@@ -9,6 +9,7 @@ import { storeSettingNames } from '../config/config.ts';
 import { withProvider } from '../context.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
+import { localOnlyCommand } from '../remote/target.ts';
 
 /** A lifetime: `30d`, `12h`, `90m`. */
 function expires(value: string): number {
@@ -23,7 +24,7 @@ export function registerAdminTokens(program: Command): void {
   const tokens = program
     .command('admin-tokens')
     .description('bearer tokens of the admin API, each with a role');
-  const store = (command: Command) => withSettings(command, storeSettingNames);
+  const store = (command: Command) => localOnlyCommand(withSettings(command, storeSettingNames));
 
   store(tokens.command('add'))
     .description('make a token (printed once); roles: operator, auditor, support')

@@ -10,6 +10,7 @@ import { UsageError } from '../errors.ts';
 import { print, printJson, table, time } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
 import { storeSettingNames } from '../config/config.ts';
+import { localOnlyCommand } from '../remote/target.ts';
 
 const DEFAULT_DAYS = 30;
 
@@ -55,7 +56,7 @@ function printUsage(key: string, days: readonly UsageDay[]): void {
 }
 
 export function registerClientUsage(clients: Command): void {
-  withSettings(clients.command('usage'), storeSettingNames)
+  localOnlyCommand(withSettings(clients.command('usage'), storeSettingNames))
     .description(
       'show a client’s use per day: requests, failures by oauth_problem, owners, last use',
     )

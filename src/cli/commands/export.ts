@@ -16,6 +16,7 @@ import { withProvider } from '../context.ts';
 import { CommandFailure } from '../errors.ts';
 import { note } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
+import { localOnlyCommand } from '../remote/target.ts';
 
 interface ExportCommandOptions {
   includeSecrets?: boolean;
@@ -44,7 +45,7 @@ async function writeLine(out: Writable, line: string): Promise<void> {
 }
 
 export function registerExport(program: Command): void {
-  withSettings(program.command('export'), storeSettingNames)
+  localOnlyCommand(withSettings(program.command('export'), storeSettingNames))
     .description('write every owner, client and token credential as JSON Lines (docs/import.md)')
     .option(
       '--include-secrets',

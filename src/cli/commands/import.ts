@@ -20,6 +20,7 @@ import { progressBar } from '../progress.ts';
 import type { Progress } from '../progress.ts';
 import { readRecords } from '../record-reader.ts';
 import { configOf, withSettings } from '../settings-options.ts';
+import { localOnlyCommand } from '../remote/target.ts';
 
 interface ImportCommandOptions {
   update?: boolean;
@@ -209,7 +210,7 @@ async function importProvider(config: LatchkeyConfig, dryRun: boolean): Promise<
 }
 
 export function registerImport(program: Command): void {
-  withSettings(program.command('import'), storeSettingNames)
+  localOnlyCommand(withSettings(program.command('import'), storeSettingNames))
     .description(
       'import owners, clients and token credentials from a JSON Lines file (docs/import.md)',
     )

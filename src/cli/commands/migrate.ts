@@ -17,6 +17,7 @@ import { CommandFailure } from '../errors.ts';
 import { chooseKeys } from '../secret-keys.ts';
 import { print, printJson } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
+import { localOnlyCommand } from '../remote/target.ts';
 
 interface Versions {
   readonly before: number;
@@ -101,7 +102,7 @@ async function copyFrom(config: LatchkeyConfig, from: string) {
 }
 
 export function registerMigrate(program: Command): void {
-  withSettings(program.command('migrate'), storeSettingNames)
+  localOnlyCommand(withSettings(program.command('migrate'), storeSettingNames))
     .description('apply the database migrations and report the schema version')
     .option(
       '--from <sqlite-file>',

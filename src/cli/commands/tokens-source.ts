@@ -23,8 +23,20 @@ export interface TokenListing {
   readonly names: ReadonlyMap<string, string>;
 }
 
+/** What `tokens issue` asks for; `user` is a username, id or external subject. */
+export interface TokenIssueRequest {
+  readonly client: string;
+  readonly user: string;
+  readonly scope?: string | undefined;
+  readonly lifetime?: number | undefined;
+  readonly token?: string | undefined;
+  readonly secret?: string | undefined;
+}
+
 export interface TokensSource {
   list(filter: TokenFilter): Promise<TokenListing>;
+  /** Token credentials without the flow, the secret included (shown once). */
+  issue(request: TokenIssueRequest): Promise<TokenCredential>;
   /** False when it was revoked already. */
   revoke(token: string): Promise<boolean>;
 }
@@ -47,6 +59,18 @@ function localTokens(command: Command): TokensSource {
         return { tokens, names: new Map((await p.owners.list()).map((o) => [o.id, o.name])) };
       }),
     revoke: (token) => withProvider(configOf(command), (p) => p.tokens.revoke(token)),
+    issue: (request) =>
+      withProvider(configOf(command), async (p) => {
+        const owner = await p.owners.resolve(request.user);
+        return p.tokens.issue({
+          clientKey: request.client,
+          ownerId: owner.id,
+          scope: request.scope,
+          lifetime: request.lifetime,
+          token: request.token,
+          secret: request.secret,
+        });
+      }),
   };
 }
 
@@ -56,10 +80,10 @@ type OwnerJson = Iso<Owner, 'createdAt'>;
 
 const msOf = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
-function tokenOf(json: TokenJson): TokenCredential {
+function tokenOf(json: TokenJson & { secret?: string }): TokenCredential {
   return {
     ...json,
-    secret: '',
+    secret: json.secret ?? '',
     issuedAt: Date.parse(json.issuedAt ?? ''),
     expiresAt: msOf(json.expiresAt),
     lastUsedAt: msOf(json.lastUsedAt),
@@ -73,20 +97,21 @@ function tokenOf(json: TokenJson): TokenCredential {
 const byIssue = (a: TokenCredential, b: TokenCredential) =>
   a.issuedAt - b.issuedAt || (a.token < b.token ? -1 : a.token > b.token ? 1 : 0);
 
+/** The owner a username, id or external subject names, as `owners.resolve` finds it. */
+function ownerNamed(owners: readonly OwnerJson[], user: string): OwnerJson {
+  const owner =
+    owners.find((o) => o.id === user) ??
+    owners.find((o) => o.username === user) ??
+    owners.find((o) => o.subject === user);
+  if (owner === undefined) throw new CommandFailure(`no user "${user}"`);
+  return owner;
+}
+
 function remoteTokens(api: AdminApi): TokensSource {
   return {
     async list(filter) {
       const owners = await api.all<OwnerJson>('/admin/owners');
-      let ownerId: string | undefined;
-      if (filter.user !== undefined) {
-        const user = filter.user;
-        const owner =
-          owners.find((o) => o.id === user) ??
-          owners.find((o) => o.username === user) ??
-          owners.find((o) => o.subject === user);
-        if (owner === undefined) throw new CommandFailure(`no user "${user}"`);
-        ownerId = owner.id;
-      }
+      const ownerId = filter.user === undefined ? undefined : ownerNamed(owners, filter.user).id;
       if (filter.client !== undefined) {
         await api.call('GET', `/admin/clients/${encodeURIComponent(filter.client)}`);
       }
@@ -98,6 +123,20 @@ function remoteTokens(api: AdminApi): TokensSource {
         tokens: tokens.map(tokenOf).sort(byIssue),
         names: new Map(owners.map((o) => [o.id, o.name])),
       };
+    },
+    async issue(request) {
+      const owner = ownerNamed(await api.all<OwnerJson>('/admin/owners'), request.user);
+      const issued = await api.call<TokenJson & { secret: string }>('POST', '/admin/tokens', {
+        body: {
+          client: request.client,
+          owner: owner.id,
+          scope: request.scope,
+          lifetime: request.lifetime,
+          token: request.token,
+          secret: request.secret,
+        },
+      });
+      return tokenOf(issued);
     },
     async revoke(token) {
       const answer = await api.call<{ revoked: number }>(

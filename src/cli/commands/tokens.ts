@@ -7,12 +7,11 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import type { TokenCredential } from '../../store/index.ts';
 import { describeDevice } from '../../provider/index.ts';
-import { withProvider } from '../context.ts';
 import { tokensSource } from './tokens-source.ts';
-import { localOnly, withRemote } from '../remote/target.ts';
+import { withRemote } from '../remote/target.ts';
 import { UsageError } from '../errors.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
-import { configOf, withSettings } from '../settings-options.ts';
+import { withSettings } from '../settings-options.ts';
 import { storeSettingNames } from '../config/config.ts';
 
 function lifetime(value: string): number {
@@ -111,17 +110,13 @@ export function registerTokens(program: Command): void {
       if (options.secret !== undefined && options.token === undefined) {
         throw new UsageError('--secret goes with --token (to migrate existing credentials)');
       }
-      localOnly(command, '`latchkey tokens issue`');
-      const issued = await withProvider(configOf(command), async (p) => {
-        const owner = await p.owners.resolve(options.user);
-        return p.tokens.issue({
-          clientKey: options.client,
-          ownerId: owner.id,
-          scope: options.scope,
-          lifetime: options.lifetime,
-          token: options.token,
-          secret: options.secret,
-        });
+      const issued = await tokensSource(command).issue({
+        client: options.client,
+        user: options.user,
+        scope: options.scope,
+        lifetime: options.lifetime,
+        token: options.token,
+        secret: options.secret,
       });
       const view = {
         token: issued.token,

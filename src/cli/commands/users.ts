@@ -4,12 +4,11 @@
  * sign-in (docs/identity.md) and are listed and removed the same way.
  */
 import type { Command } from 'commander';
-import { withProvider } from '../context.ts';
 import { usersSource } from './users-source.ts';
-import { localOnly, withRemote } from '../remote/target.ts';
+import { withRemote } from '../remote/target.ts';
 import { print, printJson, table, time } from '../output.ts';
 import { passwordFrom } from '../read-input.ts';
-import { configOf, withSettings } from '../settings-options.ts';
+import { withSettings } from '../settings-options.ts';
 import { storeSettingNames } from '../config/config.ts';
 
 interface PasswordOptions {
@@ -38,10 +37,8 @@ export function registerUsers(program: Command): void {
       '\nExample:\n  printf %s "$PASSWORD" | latchkey users add --username alice --password-stdin',
     )
     .action(async (options: PasswordOptions & { username: string }, command: Command) => {
-      localOnly(command, '`latchkey users add`');
-      const config = configOf(command);
       const password = await passwordFrom(options);
-      const owner = await withProvider(config, (p) => p.owners.create(options.username, password));
+      const owner = await usersSource(command).create(options.username, password);
       print(`Created user ${owner.name}.`);
     });
 
@@ -85,10 +82,8 @@ export function registerUsers(program: Command): void {
     .description("set an account's password (signs it out everywhere)")
     .argument('<username>')
     .action(async (username: string, options: PasswordOptions, command: Command) => {
-      localOnly(command, '`latchkey users passwd`');
-      const config = configOf(command);
       const password = await passwordFrom(options);
-      await withProvider(config, (p) => p.owners.setPassword(username, password));
+      await usersSource(command).setPassword(username, password);
       print(`Changed the password of ${username}.`);
     });
 }

@@ -1,7 +1,8 @@
 /**
  * `latchkey webhooks`: the URLs the team's systems receive events at (docs/webhooks.md), and
  * the delivery log. `add` prints the signing secret once; the worker of `latchkey serve`
- * delivers.
+ * delivers. Each command works on the database or through a server's admin API
+ * (webhooks-source.ts), printing the same either way.
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
@@ -9,17 +10,18 @@ import type { WebhookDelivery, WebhookSummary } from '../../provider/index.ts';
 import { webhookEventNames } from '../../provider/index.ts';
 import { storeSettingNames } from '../config/config.ts';
 import type { SettingName } from '../config/config.ts';
-import { withProvider } from '../context.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
-import { configOf, withSettings } from '../settings-options.ts';
-import { localOnlyGroup, withRemote } from '../remote/target.ts';
+import { withSettings } from '../settings-options.ts';
+import { withRemote } from '../remote/target.ts';
+import { webhooksSource } from './webhooks-source.ts';
 
 function hookView(hook: WebhookSummary) {
   return {
     id: hook.id,
     url: hook.url,
     events: hook.events,
-    status: hook.disabledAt === null ? 'enabled' : 'disabled (410 Gone)',
+    // By `webhooks disable`, or by the receiver answering 410 Gone.
+    status: hook.disabledAt === null ? 'enabled' : 'disabled',
     createdAt: time(hook.createdAt),
     disabledAt: hook.disabledAt === null ? null : time(hook.disabledAt),
   };
@@ -59,7 +61,6 @@ export function registerWebhooks(program: Command): void {
     .description('send events to your systems: add, list and remove webhooks; the delivery log');
   const store = (command: Command, more: readonly SettingName[] = []) =>
     withRemote(withSettings(command, [...storeSettingNames, ...more]));
-  localOnlyGroup(webhooks);
 
   registerAdd(webhooks, store);
 
@@ -67,7 +68,7 @@ export function registerWebhooks(program: Command): void {
     .description('list webhooks (never their secrets)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const hooks = await withProvider(configOf(command), (p) => p.webhooks.list());
+      const hooks = await webhooksSource(command).list();
       const rows = hooks.map(hookView);
       if (options.json === true) return printJson(rows);
       if (rows.length === 0) return print('No webhooks.');
@@ -83,7 +84,7 @@ export function registerWebhooks(program: Command): void {
     .description('remove a webhook and its delivery log')
     .argument('<id>', 'the webhook id (wh_…)')
     .action(async (id: string, _options: object, command: Command) => {
-      await withProvider(configOf(command), (p) => p.webhooks.remove(id));
+      await webhooksSource(command).remove(id);
       print(`Removed webhook ${id}.`);
     });
 
@@ -91,8 +92,16 @@ export function registerWebhooks(program: Command): void {
     .description('send to a webhook again after its receiver answered 410 Gone')
     .argument('<id>', 'the webhook id (wh_…)')
     .action(async (id: string, _options: object, command: Command) => {
-      await withProvider(configOf(command), (p) => p.webhooks.enable(id));
+      await webhooksSource(command).enable(id);
       print(`Enabled webhook ${id}.`);
+    });
+
+  store(webhooks.command('disable'))
+    .description('stop sending to a webhook (its deliveries wait) until it is enabled')
+    .argument('<id>', 'the webhook id (wh_…)')
+    .action(async (id: string, _options: object, command: Command) => {
+      await webhooksSource(command).disable(id);
+      print(`Disabled webhook ${id}.`);
     });
 
   registerDeliveries(webhooks, store);
@@ -115,12 +124,7 @@ function registerAdd(webhooks: Command, store: WithStore): void {
       '\nExample:\n  latchkey webhooks add https://siem.example/latchkey --events grant.created,grant.revoked,token.revoked,client.disabled',
     )
     .action(async (url: string, options: { events: string; json?: boolean }, command: Command) => {
-      const config = configOf(command);
-      const { hook, secret } = await withProvider(config, (p) =>
-        p.webhooks.add(url, options.events.split(','), {
-          allowPrivateAddresses: config.webhooks.allowPrivateAddresses,
-        }),
-      );
+      const { hook, secret } = await webhooksSource(command).add(url, options.events.split(','));
       if (options.json === true) return printJson({ ...hookView(hook), secret });
       print(`Added webhook ${hook.id}.`);
       print(
@@ -147,9 +151,10 @@ function registerDeliveries(webhooks: Command, store: WithStore): void {
         options: { limit?: number; json?: boolean },
         command: Command,
       ) => {
-        const found = await withProvider(configOf(command), (p) =>
-          p.webhooks.deliveries({ webhookId: id, limit: options.limit }),
-        );
+        const found = await webhooksSource(command).deliveries({
+          webhookId: id,
+          limit: options.limit,
+        });
         const rows = found.map(deliveryView);
         if (options.json === true) return printJson(rows);
         if (rows.length === 0) return print('No deliveries.');

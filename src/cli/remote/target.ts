@@ -4,7 +4,7 @@
  * LATCHKEY_ADMIN_API_TOKEN, or a saved `--profile`. The token's variable is not
  * LATCHKEY_ADMIN_TOKEN, which already names the login app's token (docs/configuration.md).
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { CommandFailure, UsageError } from '../errors.ts';
 import { AdminApi } from './admin-api.ts';
 import { readAdminProfile } from './admin-profiles.ts';
@@ -59,9 +59,22 @@ export function localOnly(command: Command, what: string): void {
   }
 }
 
-/** A command group none of whose commands the admin API offers yet: `--server` says so. */
-export function localOnlyGroup(group: Command): void {
-  group.hook('preAction', (_group, action) => {
-    localOnly(action, `\`latchkey ${group.name()} ${action.name()}\``);
-  });
+/**
+ * A command that runs only where the database or the key file is (docs/admin.md, "The CLI
+ * from anywhere"): it takes the remote flags, unlisted, only to refuse them in one line
+ * rather than run on this machine's database when a server was meant.
+ */
+export function localOnlyCommand<C extends Command>(command: C): C {
+  command
+    .addOption(new Option('--server <url>').hideHelp())
+    .addOption(new Option('--admin-token <token>').hideHelp())
+    .addOption(new Option('--profile <name>').hideHelp())
+    .hook('preAction', (_command, action) => {
+      // `latchkey migrate`, or `latchkey clients usage` for a command of a group.
+      const group = action.parent?.parent === null ? undefined : action.parent;
+      const name =
+        group === undefined || group === null ? action.name() : `${group.name()} ${action.name()}`;
+      localOnly(action, `\`latchkey ${name}\``);
+    });
+  return command;
 }

@@ -1,6 +1,6 @@
 /**
  * The admin API (docs/admin.md): clients, owners, tokens and grants, the audit trail, the
- * sealing keys and the server's health, under `/admin/`, behind admin tokens with roles.
+ * sealing keys, webhooks and the server's health, under `/admin/`, behind admin tokens with roles.
  * Registered in a context of its own: the guard (guard.ts) authenticates every request and
  * checks its role, every problem is `application/problem+json` (problem.ts), and bodies are
  * JSON of at most ADMIN_BODY_LIMIT bytes. On the public listener by default, or on its own
@@ -10,12 +10,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InputError, type Provider } from '../../provider/index.ts';
 import { registerAdminAudit } from './audit.ts';
 import { registerAdminClients } from './clients.ts';
+import { registerAdminKeys } from './keys.ts';
 import { guardAdminApi } from './guard.ts';
 import { registerAdminOwners } from './owners.ts';
+import { registerAdminProvisioning } from './provisioning.ts';
 import { adminErrorHandler } from './problem.ts';
 import { completeProblems } from './route-parts.ts';
 import { registerAdminService } from './service.ts';
 import { registerAdminTokens } from './tokens.ts';
+import { registerAdminWebhooks } from './webhooks.ts';
 
 /** The largest admin API body, in bytes: the longest is a client with its RSA key. */
 export const ADMIN_BODY_LIMIT = 32 * 1024;
@@ -65,5 +68,8 @@ export async function registerAdminApi(app: FastifyInstance, provider: Provider)
     registerAdminTokens(scope, provider);
     registerAdminAudit(scope, provider);
     registerAdminService(scope, provider);
+    registerAdminProvisioning(scope, provider);
+    registerAdminKeys(scope, provider);
+    registerAdminWebhooks(scope, provider);
   });
 }

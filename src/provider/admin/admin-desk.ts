@@ -13,6 +13,7 @@ import { AdminRefusal } from './admin-errors.ts';
 import type { AdminIdentity, AdminTokens } from './admin-tokens.ts';
 import { pageOf, type Page, type PageRequest } from './paging.ts';
 import { roleMay, type AdminAction } from './roles.ts';
+import { createKeyDesk, NO_KEYS, type SealingKeySource } from './sealing-keys.ts';
 
 export interface ClientFilter extends PageRequest {
   /** Only disabled (true) or enabled (false) clients. */
@@ -116,6 +117,8 @@ export function createAdminDesk(deps: {
   readonly events: EventEmitter;
   readonly tokens: TokenLedger;
   readonly adminTokens: AdminTokens;
+  /** The server's sealing keys; none given: secrets in clear as far as it knows. */
+  readonly sealingKeys?: SealingKeySource | undefined;
 }) {
   const { store, now, events, tokens } = deps;
 
@@ -185,18 +188,7 @@ export function createAdminDesk(deps: {
     },
 
     /** The sealing keys (docs/security.md "Secrets at rest"). */
-    keys: {
-      /** Rows per key id; '' counts the secrets stored in clear. */
-      async status(): Promise<Record<string, number>> {
-        return Object.fromEntries(await store.secrets.countByKey());
-      },
-      /** Re-seals under the current key every secret in clear or under an old key. */
-      async reseal(): Promise<number> {
-        const resealed = await store.secrets.reseal();
-        events.emit('secrets.resealed', { count: resealed });
-        return resealed;
-      },
-    },
+    keys: createKeyDesk(store, events, deps.sealingKeys ?? NO_KEYS),
   };
 }
 

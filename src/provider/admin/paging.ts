@@ -19,7 +19,8 @@ export interface Page<T> {
   readonly next: string | undefined;
 }
 
-function decode(cursor: string): string {
+/** The key a cursor names (a cursor we gave; InputError otherwise). */
+export function decodeCursor(cursor: string): string {
   let after: unknown;
   try {
     after = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { a?: unknown }).a;
@@ -30,7 +31,9 @@ function decode(cursor: string): string {
   return after;
 }
 
-const encode = (key: string) => Buffer.from(JSON.stringify({ a: key })).toString('base64url');
+/** The cursor naming `key`: opaque to callers. */
+export const encodeCursor = (key: string) =>
+  Buffer.from(JSON.stringify({ a: key })).toString('base64url');
 
 /** The page of `items` (any order) after the request's cursor, ordered by `keyOf`. */
 export function pageOf<T>(
@@ -42,7 +45,7 @@ export function pageOf<T>(
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw new InputError('limit', `A page holds 1 to ${MAX_PAGE_SIZE} items.`);
   }
-  const after = request.cursor === undefined ? undefined : decode(request.cursor);
+  const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor);
   const sorted = [...items].sort((a, b) =>
     keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0,
   );
@@ -51,6 +54,6 @@ export function pageOf<T>(
   const last = page.at(-1);
   return {
     items: page,
-    next: rest.length > limit && last !== undefined ? encode(keyOf(last)) : undefined,
+    next: rest.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : undefined,
   };
 }

@@ -18,7 +18,11 @@ export const adminActions = [
   'clients.rotate',
   'clients.delete',
   'owners.delete',
+  'owners.write',
+  'tokens.issue',
   'keys.reseal',
+  'keys.rotate',
+  'webhooks.write',
 ] as const;
 
 export type AdminAction = (typeof adminActions)[number];

@@ -9,6 +9,12 @@ import type { Webhook, WebhookDelivery, WebhookStore } from '../../store/types.t
 import { InputError, NotFoundError } from '../input-error.ts';
 import { EVERY_EVENT, isWebhookEventName, webhookEventNames } from './event-types.ts';
 import { checkHookUrl } from './hook-url.ts';
+import type { Page, PageRequest } from '../admin/paging.ts';
+import {
+  createWebhookAdmin,
+  type DeliveryPageRequest,
+  type WebhookChangeRequest,
+} from './webhook-admin.ts';
 import { defaultWebhookOptions, type WebhookDeliveryOptions } from './options.ts';
 import { createWebhookQueue } from './webhook-queue.ts';
 import { startWebhookWorker, type WebhookWorker } from './worker.ts';
@@ -19,7 +25,9 @@ export type WebhookSummary = Omit<Webhook, 'secret'>;
 export interface WebhookDesk {
   /**
    * Registers a hook for `events` (public names, or `*`); the secret is returned this once.
-   * InputError for a URL that is not allowed (hook-url.ts) or an unknown event name.
+   * InputError for a URL that is not allowed (hook-url.ts) or an unknown event name. Private
+   * addresses are allowed as `options` says, else as this process's worker is (`serve`'s
+   * setting: a hook the worker would refuse to reach is refused when added), else not.
    */
   add(
     url: string,
@@ -31,6 +39,14 @@ export interface WebhookDesk {
   remove(id: string): Promise<void>;
   /** Lets a hook disabled by a 410 Gone receive again (its waiting deliveries too). */
   enable(id: string): Promise<void>;
+  /** The hooks in id order, a page at a time (the admin API). */
+  listPage(request: PageRequest): Promise<Page<WebhookSummary>>;
+  /** One hook, never its secret; NotFoundError when unknown. */
+  get(id: string): Promise<WebhookSummary>;
+  /** Changes the events a hook receives, or stops or resumes sending to it. */
+  update(id: string, changes: WebhookChangeRequest): Promise<WebhookSummary>;
+  /** The delivery log a page at a time, newest first (the admin API). */
+  deliveryPage(request: DeliveryPageRequest): Promise<Page<WebhookDelivery>>;
   /** The delivery log, newest first. */
   deliveries(filter?: {
     readonly webhookId?: string | undefined;
@@ -76,11 +92,15 @@ export function createWebhookDesk(
 ): WebhookDesk {
   const queue = createWebhookQueue(store, events, now);
   const workers = new Set<WebhookWorker>();
+  let workerAllowsPrivate: boolean | undefined;
+  const admin = createWebhookAdmin({ store, now, events, summary, checkEvents });
   return {
     async add(url, names, options = {}) {
       const checked = checkHookUrl(
         url,
-        options.allowPrivateAddresses ?? defaultWebhookOptions.allowPrivateAddresses,
+        options.allowPrivateAddresses ??
+          workerAllowsPrivate ??
+          defaultWebhookOptions.allowPrivateAddresses,
       );
       const hook = await store.create({
         id: `wh_${randomBytes(9).toString('base64url')}`,
@@ -101,7 +121,12 @@ export function createWebhookDesk(
     },
     async enable(id) {
       if (!(await store.enable(id))) throw new NotFoundError(`No webhook ${id}.`);
+      events.emit('webhook.enabled', { webhookId: id });
     },
+    listPage: admin.listPage,
+    get: admin.get,
+    update: admin.update,
+    deliveryPage: admin.deliveryPage,
     deliveries(filter = {}) {
       return store.deliveries({ webhookId: filter.webhookId, limit: filter.limit ?? 100 });
     },
@@ -110,6 +135,7 @@ export function createWebhookDesk(
       if (resolved.leaseMs <= resolved.timeoutMs) {
         throw new RangeError("The webhook lease must be longer than one attempt's timeout.");
       }
+      workerAllowsPrivate = resolved.allowPrivateAddresses;
       const worker = startWebhookWorker(store, resolved, now, events);
       workers.add(worker);
       return worker;

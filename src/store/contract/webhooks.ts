@@ -8,11 +8,26 @@ export interface Webhook {
   /** The signing secret, opened (src/store/sealing.ts); never logged or listed. */
   readonly secret: string;
   readonly createdAt: number;
-  /** Set when the receiver answered 410 Gone: nothing more is sent until it is enabled. */
+  /**
+   * Set when the receiver answered 410 Gone, or an operator disabled it: nothing more is
+   * queued or sent until it is enabled.
+   */
   readonly disabledAt: number | null;
 }
 
 export type NewWebhook = Omit<Webhook, 'disabledAt'>;
+
+/** What an operator may change of a hook (WebhookStore.update). */
+export interface WebhookChanges {
+  readonly events?: readonly string[] | undefined;
+  readonly disabledAt?: number | null | undefined;
+}
+
+/** Where a delivery stands in the log's order (WebhookStore.deliveries `before`). */
+export interface DeliveryPosition {
+  readonly createdAt: number;
+  readonly id: string;
+}
 
 /** One event to send: the body is fixed at enqueue, so every attempt sends the same bytes. */
 export interface WebhookEvent {
@@ -81,6 +96,12 @@ export interface WebhookStore {
   /** Clears `disabledAt`. Called by: provider/webhooks (`webhooks enable`). */
   enable(id: string): Promise<boolean>;
   /**
+   * Changes the events a hook receives and/or its `disabledAt` (an operator disabling it as a
+   * 410 Gone would); the hook as changed, or undefined when unknown.
+   * Called by: provider/webhooks (the admin API's PATCH, enable and disable).
+   */
+  update(id: string, changes: WebhookChanges): Promise<Webhook | undefined>;
+  /**
    * One delivery of `event` per enabled hook subscribed to its type, due at `event.createdAt`,
    * in one statement; returns how many. Called by: provider/webhooks/enqueue.ts (each event).
    */
@@ -101,10 +122,15 @@ export interface WebhookStore {
    * stopping). Called by: provider/webhooks/worker.ts stop.
    */
   release(id: string, claim: string): Promise<boolean>;
-  /** Newest first. Called by: provider/webhooks (`webhooks deliveries`). */
+  /**
+   * Newest first (by creation, then id, both descending); with `before`, only those after it
+   * in that order (a page's last delivery: the admin API's cursor).
+   * Called by: provider/webhooks (`webhooks deliveries`, the admin API).
+   */
   deliveries(filter: {
     readonly webhookId?: string | undefined;
     readonly limit: number;
+    readonly before?: DeliveryPosition | undefined;
   }): Promise<WebhookDelivery[]>;
   /** Deletes delivered and given-up deliveries created before `before`; returns how many. */
   purgeFinishedBefore(before: number): Promise<number>;

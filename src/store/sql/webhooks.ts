@@ -6,7 +6,7 @@
  */
 import type { ColumnReader } from '../rows.ts';
 import { sealedIn, type Sealer } from '../sealing.ts';
-import type { NewWebhook, WebhookStore } from '../types.ts';
+import type { NewWebhook, WebhookChanges, WebhookStore } from '../types.ts';
 import { toDelivery, toWebhook } from '../webhook-rows.ts';
 import type { Row, SqlRunner } from './runner.ts';
 import type { Spelling } from './sealed-rows.ts';
@@ -38,6 +38,23 @@ export function sqlWebhooks(
     remove: async (id: string) => (await sql.run(`DELETE FROM ${hooks} WHERE id = $1`, [id])) > 0,
     enable: async (id: string) =>
       (await sql.run(`UPDATE ${hooks} SET disabled_at = NULL WHERE id = $1`, [id])) > 0,
+    async update(id: string, changes: WebhookChanges) {
+      const sets: string[] = [];
+      const values: unknown[] = [id];
+      if (changes.events !== undefined) {
+        values.push(spelling.list(changes.events));
+        sets.push(`events = $${values.length}`);
+      }
+      if (changes.disabledAt !== undefined) {
+        values.push(changes.disabledAt);
+        sets.push(`disabled_at = $${values.length}`);
+      }
+      if (sets.length > 0) {
+        await sql.run(`UPDATE ${hooks} SET ${sets.join(', ')} WHERE id = $1`, values);
+      }
+      const row = await sql.one(`SELECT * FROM ${hooks} WHERE id = $1`, [id]);
+      return row === undefined ? undefined : toWebhook(read, sealer, row);
+    },
     // Only the claim's holder may give it back; the attempt it counted is uncounted.
     release: async (id: string, claim: string) =>
       (await sql.run(
@@ -46,12 +63,20 @@ export function sqlWebhooks(
          WHERE id = $1 AND claim = $2`,
         [id, claim],
       )) > 0,
+    // `before` is a keyset cursor: the rows after it in (created_at, id) descending order.
     deliveries: async (filter) =>
       (
         await sql.all(
           `SELECT * FROM ${deliveries} WHERE (CAST($1 AS TEXT) IS NULL OR webhook_id = $1)
+             AND (CAST($3 AS TEXT) IS NULL OR created_at < $4
+                  OR (created_at = $4 AND id < $3))
            ORDER BY created_at DESC, id DESC LIMIT $2`,
-          [filter.webhookId ?? null, filter.limit],
+          [
+            filter.webhookId ?? null,
+            filter.limit,
+            filter.before?.id ?? null,
+            filter.before?.createdAt ?? null,
+          ],
         )
       ).map((row) => toDelivery(read, row)),
     purgeFinishedBefore: (before: number) =>

@@ -185,5 +185,53 @@ export function describeWebhooks(store: () => Store): void {
       await hooks().remove(hook.id);
       assert.deepEqual(await hooks().deliveries({ webhookId: hook.id, limit: 10 }), []);
     });
+
+    it('changes the events of a hook and its disabledAt, and answers undefined for an unknown one', async () => {
+      const type = unique('type');
+      const hook = await newHook(store(), ['other.type']);
+      try {
+        const changed = await hooks().update(hook.id, { events: [type, '*'] });
+        assert.deepEqual(changed, { ...hook, events: [type, '*'], disabledAt: null });
+        assert.equal(await hooks().enqueue(event(type)), 1);
+        const off = await hooks().update(hook.id, { disabledAt: now + minute });
+        assert.equal(off?.disabledAt, now + minute);
+        assert.deepEqual(off?.events, [type, '*'], 'the events are kept');
+        assert.equal(await hooks().enqueue(event(type)), 0, 'a disabled hook is skipped');
+        assert.equal((await hooks().update(hook.id, { disabledAt: null }))?.disabledAt, null);
+        assert.deepEqual(
+          await hooks().update(hook.id, {}),
+          (await hooks().list()).find((h) => h.id === hook.id),
+        );
+        assert.equal(await hooks().update(unique('wh'), { events: ['*'] }), undefined);
+      } finally {
+        await hooks().remove(hook.id);
+      }
+    });
+
+    it('pages deliveries after a position, newest first, ties broken by id', async () => {
+      const type = unique('type');
+      const hook = await newHook(store(), [type]);
+      try {
+        for (const at of [now, now, now + 1, now + 2, now + 2])
+          await hooks().enqueue(event(type, at));
+        const all = await hooks().deliveries({ webhookId: hook.id, limit: 10 });
+        assert.equal(all.length, 5);
+        const paged = [];
+        let before: { createdAt: number; id: string } | undefined;
+        for (;;) {
+          const page = await hooks().deliveries({ webhookId: hook.id, limit: 2, before });
+          paged.push(...page);
+          const last = page.at(-1);
+          if (page.length < 2 || last === undefined) break;
+          before = { createdAt: last.createdAt, id: last.id };
+        }
+        assert.deepEqual(
+          paged.map((d) => d.id),
+          all.map((d) => d.id),
+        );
+      } finally {
+        await hooks().remove(hook.id);
+      }
+    });
   });
 }
