@@ -18,6 +18,7 @@ import {
   pathParams,
   problems,
   sendWithEtag,
+  actionConfig,
 } from './route-parts.ts';
 import { clientSchema, clientView } from './views.ts';
 
@@ -85,8 +86,6 @@ type Registration = {
   scopes?: string[];
 };
 
-const config = (action: AdminRouteConfig['action']) => ({ config: { action } });
-
 export function registerAdminClients(scope: FastifyInstance, provider: Provider): void {
   registerClientListAndAdd(scope, provider);
   registerClientReadAndChange(scope, provider);
@@ -99,7 +98,7 @@ function registerClientListAndAdd(scope: FastifyInstance, provider: Provider): v
   scope.get(
     '/admin/clients',
     {
-      ...config('read'),
+      ...actionConfig('read'),
       schema: operation(
         'List clients',
         'Clients in key order, a page at a time; filtered by status, developer, or text in the name or key.',
@@ -138,7 +137,7 @@ function registerClientListAndAdd(scope: FastifyInstance, provider: Provider): v
   scope.post(
     '/admin/clients',
     {
-      ...config('clients.write'),
+      ...actionConfig('clients.write'),
       schema: operation(
         'Register a client',
         'A new client; its secret is in this answer only (an RSA-only client has none).',
@@ -180,7 +179,7 @@ function registerClientReadAndChange(scope: FastifyInstance, provider: Provider)
   scope.get(
     '/admin/clients/:key',
     {
-      ...config('read'),
+      ...actionConfig('read'),
       schema: operation('Read a client', 'The client, never its secret, with its ETag.', {
         params: keyParams,
         response: { 200: json('The client.', clientSchema, etagHeader), ...problems(404) },
@@ -195,7 +194,7 @@ function registerClientReadAndChange(scope: FastifyInstance, provider: Provider)
   scope.patch(
     '/admin/clients/:key',
     {
-      ...config('clients.write'),
+      ...actionConfig('clients.write'),
       schema: operation(
         'Change a client',
         'Changes the fields given; `If-Match` with the ETag read is required. Obeyed from the next request on, on every instance.',
@@ -240,7 +239,7 @@ function registerClientActions(scope: FastifyInstance, provider: Provider): void
     scope.post(
       `/admin/clients/:key/${path}`,
       {
-        ...config(routeAction),
+        ...actionConfig(routeAction),
         schema: operation(summary, `${description} \`If-Match\` is checked when sent.`, {
           params: keyParams,
           response: {
@@ -293,7 +292,7 @@ function registerClientActions(scope: FastifyInstance, provider: Provider): void
   scope.delete(
     '/admin/clients/:key',
     {
-      ...config('clients.delete'),
+      ...actionConfig('clients.delete'),
       schema: operation(
         'Delete a client',
         'The client and every credential issued to it. `If-Match` is checked when sent.',

@@ -7,11 +7,18 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Provider } from '../../provider/index.ts';
-import { etagHeader, etagOf, json, operation, pathParams, problems } from './route-parts.ts';
+import {
+  etagHeader,
+  etagOf,
+  json,
+  noStore,
+  operation,
+  pathParams,
+  problems,
+} from './route-parts.ts';
 import { ownerSchema, ownerView, tokenSchema, tokenView } from './views.ts';
 
 const password = { type: 'string', minLength: 1, maxLength: 1000 } as const;
-const noStore = { 'cache-control': 'no-store' };
 
 const issuedSchema = {
   ...tokenSchema,

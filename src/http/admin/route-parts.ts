@@ -9,10 +9,17 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_PAGE_SIZE } from '../../provider/index.ts';
 import { TAGS } from '../route-schemas.ts';
+import type { AdminRouteConfig } from './guard.ts';
 import { AdminProblem, problemAnswer } from './problem.ts';
 
 /** `Authorization: Bearer <admin token>` (latchkey admin-tokens add). */
 export const ADMIN_API = [{ adminApiToken: [] }];
+
+/** A route's options naming the role action it needs (guard.ts checks it before the handler). */
+export const actionConfig = (action: AdminRouteConfig['action']) => ({ config: { action } });
+
+/** An answer holding a secret shown once: no cache keeps it. */
+export const noStore = { 'cache-control': 'no-store' };
 
 const refusalText: Record<number, string> = {
   400: 'The input is not acceptable; `field` names it.',

@@ -12,7 +12,6 @@ import type {
   WebhookDelivery,
   WebhookSummary,
 } from '../../provider/index.ts';
-import type { AdminRouteConfig } from './guard.ts';
 import {
   checkIfMatch,
   etagHeader,
@@ -25,6 +24,8 @@ import {
   pathParams,
   problems,
   sendWithEtag,
+  actionConfig,
+  noStore,
 } from './route-parts.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -117,8 +118,6 @@ const eventList = {
 } as const;
 
 const idParams = pathParams('id');
-const config = (action: AdminRouteConfig['action']) => ({ config: { action } });
-const noStore = { 'cache-control': 'no-store' };
 
 export function registerAdminWebhooks(scope: FastifyInstance, provider: Provider): void {
   registerListAndAdd(scope, provider);
@@ -133,7 +132,7 @@ function registerListAndAdd(scope: FastifyInstance, provider: Provider): void {
   scope.get(
     '/admin/webhooks',
     {
-      ...config('read'),
+      ...actionConfig('read'),
       schema: operation(
         'List webhooks',
         'Webhooks in id order, a page at a time; never a secret.',
@@ -157,7 +156,7 @@ function registerListAndAdd(scope: FastifyInstance, provider: Provider): void {
   scope.post(
     '/admin/webhooks',
     {
-      ...config('webhooks.write'),
+      ...actionConfig('webhooks.write'),
       schema: operation(
         'Add a webhook',
         'A new webhook; its signing secret is in this answer only. A URL the server’s worker may not reach (a private address, unless allowed) is refused.',
@@ -199,7 +198,7 @@ function registerReadAndChange(scope: FastifyInstance, provider: Provider): void
   scope.get(
     '/admin/webhooks/:id',
     {
-      ...config('read'),
+      ...actionConfig('read'),
       schema: operation('Read a webhook', 'The webhook, never its secret, with its ETag.', {
         params: idParams,
         response: { 200: json('The webhook.', webhookSchema, etagHeader), ...problems(404) },
@@ -212,7 +211,7 @@ function registerReadAndChange(scope: FastifyInstance, provider: Provider): void
   scope.patch(
     '/admin/webhooks/:id',
     {
-      ...config('webhooks.write'),
+      ...actionConfig('webhooks.write'),
       schema: operation(
         'Change a webhook',
         'Changes the events it receives, or stops (`disabled: true`) or resumes sending to it; `If-Match` with the ETag read is required.',
@@ -255,7 +254,7 @@ function registerActions(scope: FastifyInstance, provider: Provider): void {
     scope.post(
       `/admin/webhooks/:id/${path}`,
       {
-        ...config('webhooks.write'),
+        ...actionConfig('webhooks.write'),
         schema: operation(
           disabled ? 'Disable a webhook' : 'Enable a webhook',
           `${
@@ -283,7 +282,7 @@ function registerActions(scope: FastifyInstance, provider: Provider): void {
   scope.delete(
     '/admin/webhooks/:id',
     {
-      ...config('webhooks.write'),
+      ...actionConfig('webhooks.write'),
       schema: operation(
         'Remove a webhook',
         'The webhook and its delivery log. `If-Match` is checked when sent.',
@@ -319,7 +318,7 @@ function registerDeliveries(scope: FastifyInstance, provider: Provider): void {
   scope.get(
     '/admin/webhooks/:id/deliveries',
     {
-      ...config('read'),
+      ...actionConfig('read'),
       schema: operation(
         'A webhook’s deliveries',
         'Its delivery log, newest first, a page at a time: attempts, last status, next attempt.',
@@ -340,7 +339,7 @@ function registerDeliveries(scope: FastifyInstance, provider: Provider): void {
   scope.get(
     '/admin/webhook-deliveries',
     {
-      ...config('read'),
+      ...actionConfig('read'),
       schema: operation(
         'Every webhook’s deliveries',
         'The delivery log of every hook (or the one `webhook` names), newest first, a page at a time.',
