@@ -38,7 +38,7 @@ export const problems = {
   signature_invalid: {
     status: 401,
     when: 'The signature does not match the request.',
-    fix: 'Check the base string (method, URI, parameters) and the secrets used to sign.',
+    fix: "Check the base string (method, URI, parameters) and the secrets used to sign. When the message says the request was signed with the client's previous secret or key, it was rotated and its overlap is over: sign with the current one (the developer portal or the operator has it).",
   },
   body_hash_invalid: {
     status: 401,

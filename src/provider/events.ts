@@ -60,7 +60,21 @@ export interface ProviderEventPayloads {
   };
   'client.created': { readonly clientKey: string; readonly developerId: string | null };
   'client.updated': { readonly clientKey: string; readonly fields: readonly string[] };
-  'client.secret-rotated': { readonly clientKey: string };
+  /** A new secret; the previous one is valid until `overlapEndsAt` (null: none was kept). */
+  'client.secret-rotated': { readonly clientKey: string; readonly overlapEndsAt: string | null };
+  /** A new public key; the previous one is valid until `overlapEndsAt` (null: there was none). */
+  'client.public-key-replaced': {
+    readonly clientKey: string;
+    readonly overlapEndsAt: string | null;
+  };
+  /** The overlap of a rotation ended (recorded by upkeep, once across instances). */
+  'client.overlap-ended': {
+    readonly clientKey: string;
+    readonly credential: 'secret' | 'public-key';
+    readonly endedAt: string;
+  };
+  /** An operator or the developer ended a client's overlaps before their time. */
+  'client.overlap-cut': { readonly clientKey: string; readonly count: number };
   'client.disabled': { readonly clientKey: string };
   'client.enabled': { readonly clientKey: string };
   'client.deleted': { readonly clientKey: string };

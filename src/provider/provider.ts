@@ -188,12 +188,14 @@ export function createProvider(options: ProviderOptions): Provider {
   const deps = { store, policy, now, keys: createCredentialKeys() };
   const resourceDeps = { ...deps, rateLimits: createRateLimits(store.rateCounters, policy, now) };
   const usage = createUsageMeter(store.usage);
+  const clients = createClientRegistry(store, policy, events, now);
   const upkeep = createUpkeep({
     store,
     policy,
     events,
     webhooks,
     usage,
+    endOverlaps: clients.recordEndedOverlaps,
     purgeNow,
     intervalMs: options.maintenanceIntervalMs ?? 5000,
     ownsStore: options.ownsStore === true,
@@ -208,7 +210,7 @@ export function createProvider(options: ProviderOptions): Provider {
     events,
     audit,
     secrets: store.secrets,
-    clients: createClientRegistry(store, policy, events),
+    clients,
     owners,
     tokens: {
       ...tokens,

@@ -1,7 +1,9 @@
 /**
  * The provider's upkeep, off the request path: last-use times of tokens written in batches
- * (with each token's device hint, in the same write), and expired rows purged (nonces, temporary credentials, sessions, login challenges, the
- * audit trail and the webhook delivery log past their retention), periodically and on close.
+ * (with each token's device hint, in the same write), the ends of rotation overlaps recorded,
+ * and expired rows purged (nonces, temporary credentials, sessions, login challenges, previous
+ * client credentials, the audit trail and the webhook delivery log past their retention),
+ * periodically and on close.
  */
 import type { ProviderEvents } from './events.ts';
 import type { Store } from '../store/types.ts';
@@ -18,6 +20,8 @@ export interface UpkeepOptions {
   readonly webhooks: WebhookDesk;
   /** Client usage counted here, written with the last-use times (clients/usage.ts). */
   readonly usage: UsageMeter;
+  /** Records ended overlaps of rotations and forgets old previous credentials (clients/rotation.ts). */
+  readonly endOverlaps: (at: number) => Promise<void>;
   /** The purge clock (purge-clock.ts): never ahead of the time it saw pass. */
   readonly purgeNow: () => number;
   /** How often last-use times are written and expired rows purged (ms). */
@@ -72,6 +76,7 @@ export function createUpkeep(options: UpkeepOptions): Upkeep {
     await store.temporaryCredentials.purgeExpired(at);
     await store.sessions.purgeExpired(at);
     await store.loginChallenges.purgeExpired(at);
+    await options.endOverlaps(at);
     await store.audit.purgeBefore(at - policy.auditRetentionDays * 86_400_000);
     // The delivery log is kept as long as the audit trail.
     await store.webhooks.purgeFinishedBefore(at - policy.auditRetentionDays * 86_400_000);

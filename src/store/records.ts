@@ -72,6 +72,26 @@ export interface RememberedConsent {
   readonly since: number;
 }
 
+/** Which of a client's credentials a rotation replaced. */
+export type CredentialKind = 'secret' | 'public-key';
+
+/**
+ * A client credential replaced with an overlap (docs/decisions.md "Rotation with overlap"):
+ * still accepted until `until`, after which a request signed with it is refused and told it
+ * was rotated away.
+ */
+export interface PreviousCredential {
+  readonly clientKey: string;
+  readonly kind: CredentialKind;
+  /** The previous shared secret, or the previous public key (PEM). */
+  readonly value: string;
+  readonly replacedAt: number;
+  /** The end of the overlap: accepted while now < until. */
+  readonly until: number;
+  /** When the end of the overlap was recorded (upkeep), or null before. */
+  readonly endedAt: number | null;
+}
+
 /** A client to store; `createdAt` defaults to the store's clock (set when importing). */
 export type NewClient = Omit<
   Client,

@@ -212,4 +212,5 @@ export const sealedIn = {
   temporaryCredential: (token: string) => `temporary_credentials/${token}`,
   tokenCredential: (token: string) => `token_credentials/${token}`,
   webhook: (id: string) => `webhooks/${id}`,
+  previousCredential: (id: string) => `client_previous_credentials/${id}`,
 } as const;

@@ -17,6 +17,7 @@ export type { ConsentStore } from './contract/consents.ts';
 export type { LoginChallengeStore } from './contract/login-challenges.ts';
 export type { NonceStore } from './contract/nonces.ts';
 export type { OwnerStore } from './contract/owners.ts';
+export type { PreviousCredentialStore } from './contract/previous-credentials.ts';
 export type { RateCounterStore } from './contract/rate-counters.ts';
 export type { SealedSecretStore } from './contract/sealed-secrets.ts';
 export type { SessionStore } from './contract/sessions.ts';

@@ -9,6 +9,7 @@ import { type MakeStore, useStore } from './contract/fixtures.ts';
 import { describeExchange } from './contract/exchange.ts';
 import { describeLoginChallenges } from './contract/login-challenges.ts';
 import { describeNonces } from './contract/nonces.ts';
+import { describePreviousCredentials } from './contract/previous-credentials.ts';
 import { describeAttempts, describeSessions } from './contract/sessions-attempts.ts';
 import { describeTemporaryCredentials } from './contract/temporary-credentials.ts';
 import { describeTokenCredentials } from './contract/token-credentials.ts';
@@ -23,6 +24,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
     const store = useStore(makeStore);
 
     describeClients(store);
+    describePreviousCredentials(store);
     describeOwners(store);
     describeTemporaryCredentials(store);
     describeExchange(store);

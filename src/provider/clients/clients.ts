@@ -12,6 +12,7 @@ import { newIdentifier, newSecret } from '../secrets.ts';
 import type { ProviderEvents } from '../events.ts';
 import type { Policy } from '../policy.ts';
 import { checkScopeCeiling } from '../scope.ts';
+import { checkOverlap, createRotation, type RotationOptions } from './rotation.ts';
 
 export interface ClientRegistration {
   readonly name: string;
@@ -77,8 +78,15 @@ async function registerClient(
   }
 }
 
-export function createClientRegistry(store: Store, policy: Policy, events: ProviderEvents) {
+export function createClientRegistry(
+  store: Store,
+  policy: Policy,
+  events: ProviderEvents,
+  now: () => number,
+) {
   const methods = policy.signatureMethods;
+  const rotation = createRotation(store, now, events);
+  const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
   const checkFields = (input: ClientFields) => checkClientFields(input, methods);
 
   async function get(key: string): Promise<Client> {
@@ -94,9 +102,11 @@ export function createClientRegistry(store: Store, policy: Policy, events: Provi
      * Changes what the client registered (name, website, description, callbacks, methods,
      * public key…), or the operator's settings (its scope ceiling…). Obeyed from the next
      * request on, on every instance (the store's caches drop it); a lowered ceiling narrows
-     * the tokens already issued too.
+     * the tokens already issued too. A replaced public key or secret stays valid for
+     * `overlapSeconds` (rotation.ts; default 0: refused at once).
      */
-    async update(key: string, asked: ClientChanges): Promise<Client> {
+    async update(key: string, asked: ClientChanges, options?: RotationOptions): Promise<Client> {
+      const overlapSeconds = checkOverlap(options);
       const changes: ClientChanges =
         asked.scopes === undefined
           ? asked
@@ -114,9 +124,30 @@ export function createClientRegistry(store: Store, policy: Policy, events: Provi
       if (keyMaterial.some((field) => changes[field] !== undefined)) {
         checkKeyMaterial({ ...current, ...changes }, methods);
       }
+      const secretReplaced = changes.secret !== undefined && changes.secret !== current.secret;
+      const keyReplaced =
+        changes.publicKey !== undefined && changes.publicKey !== current.publicKey;
+      const secretUntil = secretReplaced
+        ? await rotation.keepPrevious(current, 'secret', overlapSeconds)
+        : null;
+      const keyUntil = keyReplaced
+        ? await rotation.keepPrevious(current, 'public-key', overlapSeconds)
+        : null;
       const client = await store.clients.update(key, changes);
       if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
       events.emit('client.updated', { clientKey: key, fields: Object.keys(changes) });
+      if (secretReplaced) {
+        events.emit('client.secret-rotated', {
+          clientKey: key,
+          overlapEndsAt: isoOrNull(secretUntil),
+        });
+      }
+      if (keyReplaced) {
+        events.emit('client.public-key-replaced', {
+          clientKey: key,
+          overlapEndsAt: isoOrNull(keyUntil),
+        });
+      }
       return client;
     },
 
@@ -131,13 +162,27 @@ export function createClientRegistry(store: Store, policy: Policy, events: Provi
       return client;
     },
 
-    /** A new secret; the old one stops working on the next request. */
-    async rotateSecret(key: string): Promise<Client> {
+    /**
+     * A new secret. The old one stops working on the next request, or stays valid for
+     * `overlapSeconds` more (rotation.ts).
+     */
+    async rotateSecret(key: string, options?: RotationOptions): Promise<Client> {
+      const overlapSeconds = checkOverlap(options);
+      const until = await rotation.keepPrevious(await get(key), 'secret', overlapSeconds);
       const client = await store.clients.update(key, { secret: newSecret() });
       if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
-      events.emit('client.secret-rotated', { clientKey: key });
+      events.emit('client.secret-rotated', { clientKey: key, overlapEndsAt: isoOrNull(until) });
       return client;
     },
+
+    /** The client's previous secret or key still in its overlap, and when each overlap ends. */
+    overlaps: rotation.overlaps,
+
+    /** Ends the client's overlaps now: its previous secret and key are refused at once. */
+    endOverlaps: rotation.endOverlapsNow,
+
+    /** Upkeep: records the overlaps that ended and forgets what is no longer recognised. */
+    recordEndedOverlaps: rotation.endOverlaps,
 
     get,
 

@@ -3,10 +3,9 @@
  * the key it needs, then the signature matches the request, compared in constant time.
  */
 import { OAuthError, publicKeyLabel, signatureBaseString } from '../../protocol/index.ts';
-import type { CollectedParameters } from '../../protocol/index.ts';
+import type { CollectedParameters, SignatureKeys } from '../../protocol/index.ts';
 import type { Client } from '../../store/types.ts';
 import type { IncomingRequest, ProtocolParameters } from '../request.ts';
-import type { LoadedCredentials } from './load-credentials.ts';
 
 /** §3.4 (methods are the server's to allow, per client): 400 signature_method_rejected. */
 export function checkClientMethod(client: Client, protocol: ProtocolParameters): void {
@@ -33,13 +32,13 @@ export function checkClientMethod(client: Client, protocol: ProtocolParameters):
   }
 }
 
-/** §3.4.1 base string, §3.4.2–3.4.4 verification: 401 signature_invalid. */
-export function checkSignature(
+/** §3.4.1 base string, §3.4.2–3.4.4 verification: whether the signature was made with `keys`. */
+export function signatureMatches(
   request: IncomingRequest,
   parameters: CollectedParameters,
   protocol: ProtocolParameters,
-  loaded: LoadedCredentials,
-): void {
+  keys: SignatureKeys,
+): boolean {
   const method = protocol.signatureMethod;
   const baseString = method.usesBaseString
     ? signatureBaseString(
@@ -47,7 +46,9 @@ export function checkSignature(
         parameters.signed,
       )
     : '';
-  if (!method.verify(baseString, protocol.signature, loaded)) {
-    throw new OAuthError('signature_invalid', 'The signature does not match the request.');
-  }
+  return method.verify(baseString, protocol.signature, keys);
 }
+
+/** 401 signature_invalid, with advice when there is any to give. */
+export const signatureInvalid = (advice = '') =>
+  new OAuthError('signature_invalid', `The signature does not match the request.${advice}`);

@@ -23,6 +23,8 @@ export interface CredentialKeys {
    * none or the method does not take it.
    */
   publicKey(client: Client, method: PublicKeyMethod): KeyObject | undefined;
+  /** A public key (PEM) parsed by `method`: a client's previous one (previous-credential.ts). */
+  publicKeyOf(pem: string, method: PublicKeyMethod): KeyObject | undefined;
   /** The prepared shared-secret key of a client, with its token when the request has one. */
   prepared(client: Client, token: TokenCredential | undefined): PreparedKeys;
 }
@@ -50,8 +52,10 @@ export function createCredentialKeys(): CredentialKeys {
 
   return {
     publicKey(client, method) {
-      const pem = client.publicKey;
-      if (pem === null) return undefined;
+      return client.publicKey === null ? undefined : this.publicKeyOf(client.publicKey, method);
+    },
+
+    publicKeyOf(pem, method) {
       const kept = `${method.publicKeyType}\n${pem}`;
       let key = publicKeys.get(kept);
       if (key === undefined) {

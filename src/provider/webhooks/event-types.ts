@@ -22,7 +22,18 @@ export const webhookEventTypes = {
   'token.revoked': { from: 'token.revoked', data: ['token', 'ownerId', 'clientKey', 'by'] },
   'client.created': { from: 'client.created', data: ['clientKey', 'developerId'] },
   'client.updated': { from: 'client.updated', data: ['clientKey', 'fields'] },
-  'client.secret_rotated': { from: 'client.secret-rotated', data: ['clientKey'] },
+  'client.secret_rotated': {
+    from: 'client.secret-rotated',
+    data: ['clientKey', 'overlapEndsAt'],
+  },
+  'client.public_key_replaced': {
+    from: 'client.public-key-replaced',
+    data: ['clientKey', 'overlapEndsAt'],
+  },
+  'client.overlap_ended': {
+    from: 'client.overlap-ended',
+    data: ['clientKey', 'credential', 'endedAt'],
+  },
   'client.disabled': { from: 'client.disabled', data: ['clientKey'] },
   'client.enabled': { from: 'client.enabled', data: ['clientKey'] },
   'client.deleted': { from: 'client.deleted', data: ['clientKey'] },

@@ -5,6 +5,7 @@ import type { ClientStore } from './clients.ts';
 import type { LoginChallengeStore } from './login-challenges.ts';
 import type { NonceStore } from './nonces.ts';
 import type { OwnerStore } from './owners.ts';
+import type { PreviousCredentialStore } from './previous-credentials.ts';
 import type { RateCounterStore } from './rate-counters.ts';
 import type { SealedSecretStore } from './sealed-secrets.ts';
 import type { SessionStore } from './sessions.ts';
@@ -18,6 +19,8 @@ import type { AdminTokenStore } from './admin-tokens.ts';
 
 export interface Store {
   readonly clients: ClientStore;
+  /** Credentials replaced with an overlap (previous-credentials.ts). */
+  readonly previousCredentials: PreviousCredentialStore;
   readonly owners: OwnerStore;
   readonly temporaryCredentials: TemporaryCredentialStore;
   readonly tokenCredentials: TokenCredentialStore;

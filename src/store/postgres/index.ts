@@ -32,6 +32,7 @@ import { postgresRunner } from './runner.ts';
 import { sqlAdminTokens } from '../sql/admin-tokens.ts';
 import { sqlAudit } from '../sql/audit.ts';
 import { sqlConsents } from '../sql/consents.ts';
+import { sqlPreviousCredentials } from '../sql/previous-credentials.ts';
 import { sqlLoginChallenges } from '../sql/login-challenges.ts';
 import { sqlOwners } from '../sql/owners.ts';
 import { sqlSessions } from '../sql/sessions.ts';
@@ -121,6 +122,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const sql = postgresRunner(db);
   return {
     clients: postgresClients(db, now, sealer),
+    previousCredentials: sqlPreviousCredentials(sql, sealer, read.int),
     owners: sqlOwners(sql, fromRow, now),
     temporaryCredentials: postgresTemporaryCredentials(db, sealer),
     tokenCredentials: postgresTokenCredentials(db, sealer),

@@ -20,15 +20,15 @@ export function postgresSealedSecrets(db: Database, sealer: Sealer): SealedSecre
       if (current === null) return 0;
       const batchSize = options?.batchSize ?? 1000;
       let resealed = 0;
-      for (const { table, key, context } of sealedTables) {
+      for (const { table, key, value, keyId, context } of sealedTables) {
         const name = db.table(table);
         let after: string | undefined = '';
         while (after !== undefined) {
           const from: string = after;
           const page = await db.transaction(async (query) => {
             const { rows } = await query(
-              `SELECT ${key} AS k, secret, secret_key_id FROM ${name}
-               WHERE ${key} > $1 AND secret_key_id IS DISTINCT FROM $2
+              `SELECT ${key} AS k, ${value} AS secret, ${keyId} AS secret_key_id FROM ${name}
+               WHERE ${key} > $1 AND ${keyId} IS DISTINCT FROM $2
                ORDER BY ${key} LIMIT $3 FOR UPDATE`,
               [from, current, batchSize],
             );
@@ -43,7 +43,7 @@ export function postgresSealedSecrets(db: Database, sealer: Sealer): SealedSecre
               };
               const sealed = sealer.seal(sealer.open(stored, context(id)), context(id));
               const result = await query(
-                `UPDATE ${name} SET secret = $1, secret_key_id = $2 WHERE ${key} = $3`,
+                `UPDATE ${name} SET ${value} = $1, ${keyId} = $2 WHERE ${key} = $3`,
                 [sealed.value, sealed.keyId, id],
               );
               changed += result.count;

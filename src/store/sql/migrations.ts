@@ -4,9 +4,10 @@
  * src/store/postgres/migrations.ts) applies the steps that have its form, in this order, and
  * records its own version: the number of its forms applied. A step one dialect does not need
  * has `null` there (SQLite's nonce log rebuilds), so the two versions differ (SQLite is at
- * 17 where PostgreSQL is at 15) and every database keeps the version it was written with.
+ * 18 where PostgreSQL is at 16) and every database keeps the version it was written with.
  *
- * Adding a migration: append ONE step at the end of `migrationSteps`, with a `name` saying
+ * Adding a migration: append ONE step at the end of the list (`policySteps` in
+ * migrations-policy.ts, the later half), with a `name` saying
  * what it changes, a comment saying why, and both forms: `...alike((t) => sql)` when they
  * differ only in the spelling of types (`t`), else `sqlite:` and `postgres:` apart (or `null`
  * for a dialect that needs nothing). A form is SQL text, or a function for a step that needs code (it runs inside the
@@ -14,41 +15,11 @@
  * transaction, search_path set to the store's schema). Never edit or reorder a released step:
  * a database records only how many forms it has applied.
  */
-import type { DatabaseSync } from 'node:sqlite';
-import type { Query } from '../postgres/database.ts';
 import { firstSchema, type Types } from './first-schema.ts';
+import { alike, postgresTypes, sqliteTypes, type MigrationStep } from './migration-step.ts';
+import { policySteps } from './migrations-policy.ts';
 
-export type SqliteMigration = string | ((db: DatabaseSync) => void);
-export type PostgresMigration = string | ((query: Query) => Promise<void>);
-
-export interface MigrationStep {
-  /** What the step changes. */
-  readonly name: string;
-  readonly sqlite: SqliteMigration | null;
-  readonly postgres: PostgresMigration | null;
-}
-
-const sqliteTypes: Types = {
-  int64: 'INTEGER',
-  bool: 'INTEGER',
-  list: 'TEXT',
-  keyed: ' WITHOUT ROWID',
-  no: '0',
-  serial: 'INTEGER PRIMARY KEY AUTOINCREMENT',
-};
-const postgresTypes: Types = {
-  int64: 'BIGINT',
-  bool: 'BOOLEAN',
-  list: 'TEXT[]',
-  keyed: '',
-  no: 'false',
-  serial: 'BIGSERIAL PRIMARY KEY',
-};
-
-/** A step both dialects take alike but for the spelling of types. */
-function alike(sql: (t: Types) => string): Pick<MigrationStep, 'sqlite' | 'postgres'> {
-  return { sqlite: sql(sqliteTypes), postgres: sql(postgresTypes) };
-}
+export type { PostgresMigration, SqliteMigration } from './migration-step.ts';
 
 /** Sign-ins handed to an identity provider or a login app, shared by every process. */
 function loginChallenges(t: Types): string {
@@ -256,122 +227,7 @@ export const migrationSteps: readonly MigrationStep[] = [
   `,
     ),
   },
-  // Webhooks and their durable delivery queue (src/store/contract WebhookStore); the secret
-  // sealed as client secrets are. A delivery is due while next_attempt_at is set.
-  {
-    name: 'webhooks',
-    ...alike(
-      (t) => `
-  CREATE TABLE webhooks (
-    id TEXT PRIMARY KEY,
-    url TEXT NOT NULL,
-    events ${t.list} NOT NULL,
-    secret TEXT NOT NULL,
-    secret_key_id TEXT,
-    created_at ${t.int64} NOT NULL,
-    disabled_at ${t.int64}
-  );
-  CREATE TABLE webhook_deliveries (
-    id TEXT PRIMARY KEY,
-    webhook_id TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
-    event_id TEXT NOT NULL,
-    type TEXT NOT NULL,
-    body TEXT NOT NULL,
-    created_at ${t.int64} NOT NULL,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    last_status INTEGER,
-    last_error TEXT,
-    next_attempt_at ${t.int64},
-    claim TEXT,
-    claimed_until ${t.int64},
-    delivered_at ${t.int64}
-  );
-  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at)
-    WHERE next_attempt_at IS NOT NULL;
-  CREATE INDEX webhook_deliveries_hook ON webhook_deliveries (webhook_id, created_at);
-  `,
-    ),
-  },
-  // The admin API's bearer tokens (src/store/contract AdminTokenStore): the digest of the
-  // secret part only, found by the public id the token carries.
-  {
-    name: 'admin tokens',
-    ...alike(
-      (t) => `
-  CREATE TABLE admin_tokens (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    role TEXT NOT NULL,
-    digest TEXT NOT NULL,
-    created_at ${t.int64} NOT NULL,
-    expires_at ${t.int64}
-  );
-  `,
-    ),
-  },
-  // Per client: consent remembered ('never' or 'same-scope') and the owner named in the token
-  // response; the owners' remembered consents, one per (owner, client).
-  {
-    name: 'remembered consents',
-    ...alike(
-      (t) => `
-  ALTER TABLE clients ADD COLUMN remember_consent TEXT NOT NULL DEFAULT 'never';
-  ALTER TABLE clients ADD COLUMN token_response_identity ${t.bool} NOT NULL DEFAULT ${t.no};
-  CREATE TABLE remembered_consents (
-    owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
-    client_key TEXT NOT NULL REFERENCES clients (key) ON DELETE CASCADE,
-    scope TEXT NOT NULL,
-    since ${t.int64} NOT NULL,
-    PRIMARY KEY (owner_id, client_key)
-  )${t.keyed};
-  `,
-    ),
-  },
-  // A client's use per UTC day (src/store/usage.ts UsageStore): verified requests and last
-  // use, failures by oauth_problem, the owners acted for (one row each: exact counts).
-  {
-    name: 'client usage',
-    ...alike(
-      (t) => `
-  CREATE TABLE client_usage (
-    client_key TEXT NOT NULL,
-    day TEXT NOT NULL,
-    requests ${t.int64} NOT NULL,
-    last_used_at ${t.int64},
-    PRIMARY KEY (client_key, day)
-  );
-  CREATE TABLE client_usage_failures (
-    client_key TEXT NOT NULL,
-    day TEXT NOT NULL,
-    problem TEXT NOT NULL,
-    count ${t.int64} NOT NULL,
-    PRIMARY KEY (client_key, day, problem)
-  );
-  CREATE TABLE client_usage_owners (
-    client_key TEXT NOT NULL,
-    day TEXT NOT NULL,
-    owner_id TEXT NOT NULL,
-    PRIMARY KEY (client_key, day, owner_id)
-  );
-  CREATE INDEX client_usage_day ON client_usage (day);
-  CREATE INDEX client_usage_failures_day ON client_usage_failures (day);
-  CREATE INDEX client_usage_owners_day ON client_usage_owners (day);
-  `,
-    ),
-  },
-  // Per token: the User-Agent of its first verified request, so an owner can tell two tokens
-  // of one app apart (a phone, a laptop) and revoke one (§2.3). Written with the last use.
-  {
-    name: 'token device hints',
-    ...alike(() => 'ALTER TABLE token_credentials ADD COLUMN device_hint TEXT;'),
-  },
-  // Per client: its scope ceiling, the operator's scopes it may ask for and use
-  // (docs/decisions.md "Scope ceilings"); an empty list, as every existing client gets, is none.
-  {
-    name: 'client scope ceilings',
-    sqlite: `ALTER TABLE clients ADD COLUMN scopes TEXT NOT NULL DEFAULT '[]';`,
-    postgres: `ALTER TABLE clients ADD COLUMN scopes TEXT[] NOT NULL DEFAULT '{}';`,
-  },
+  ...policySteps,
 ];
 
 /**

@@ -20,10 +20,10 @@ export function sqlSealedSecretCounts(
     verifierMatches: (verifier, stored) => sealer.verifierMatches(verifier, stored),
     async countByKey() {
       const counts = new Map<string, number>();
-      for (const { table } of sealedTables) {
+      for (const { table, keyId } of sealedTables) {
         const rows = await sql.all(
-          `SELECT secret_key_id AS key_id, CAST(count(*) AS INTEGER) AS n FROM ${sql.table(table)}
-           GROUP BY secret_key_id`,
+          `SELECT ${keyId} AS key_id, CAST(count(*) AS INTEGER) AS n FROM ${sql.table(table)}
+           GROUP BY ${keyId}`,
         );
         addCounts(
           counts,

@@ -29,6 +29,7 @@ import { sqliteRunner } from './runner.ts';
 import { sqlAdminTokens } from '../sql/admin-tokens.ts';
 import { sqlAudit } from '../sql/audit.ts';
 import { sqlConsents } from '../sql/consents.ts';
+import { sqlPreviousCredentials } from '../sql/previous-credentials.ts';
 import { sqlLoginChallenges } from '../sql/login-challenges.ts';
 import { sqlOwners } from '../sql/owners.ts';
 import { sqlSessions } from '../sql/sessions.ts';
@@ -143,6 +144,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       ...cache.invalidating(clients, ['find', 'list']),
       find: cache.cached(clients.find),
     },
+    previousCredentials: sqlPreviousCredentials(sql, sealer, read.int),
     owners: {
       ...cache.invalidating(owners, ['findById', 'findByUsername', 'findByIdentity', 'list']),
       findById: cache.cached(owners.findById),

@@ -22,12 +22,12 @@ export function sqliteSealedSecrets(
   const tables = sealedTables.map((table) => ({
     ...table,
     page: db.prepare(
-      `SELECT ${table.key} AS k, secret, secret_key_id FROM ${table.table}
-       WHERE ${table.key} > ? ORDER BY ${table.key} LIMIT ?`,
+      `SELECT ${table.key} AS k, ${table.value} AS secret, ${table.keyId} AS secret_key_id
+       FROM ${table.table} WHERE ${table.key} > ? ORDER BY ${table.key} LIMIT ?`,
     ),
     update: db.prepare(
-      `UPDATE ${table.table} SET secret = ?, secret_key_id = ?
-       WHERE ${table.key} = ? AND secret = ? AND secret_key_id IS ?`,
+      `UPDATE ${table.table} SET ${table.value} = ?, ${table.keyId} = ?
+       WHERE ${table.key} = ? AND ${table.value} = ? AND ${table.keyId} IS ?`,
     ),
   }));
 
