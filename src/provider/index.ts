@@ -25,6 +25,8 @@ export { isLoopback } from './loopback.ts';
 export type { PolicyOverrides, SignInLimits } from './policy.ts';
 export type { IncomingRequest } from './request.ts';
 export type { ClientRegistration } from './clients/clients.ts';
+export { MAX_OVERLAP_SECONDS } from './clients/rotation.ts';
+export type { RotationOptions } from './clients/rotation.ts';
 export { isRememberConsent, REMEMBER_CONSENT_MODES } from './clients/client-fields.ts';
 export type { TokenIssue } from './flow/tokens.ts';
 export type { OwnedToken } from './flow/owned-tokens.ts';

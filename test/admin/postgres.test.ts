@@ -5,6 +5,7 @@ import { dropSchema, postgresUrl, probePostgres, runName } from '../stores/suppo
 import { requirement } from '../support/requirements.ts';
 import { describeAdminOperatorRoutes } from './operator-suite.ts';
 import { describeAdminApi } from './suite.ts';
+import { describeAdminRotation } from './rotation-suite.ts';
 
 const skip = requirement('PostgreSQL at 127.0.0.1:5432', await probePostgres());
 const schema = runName('schema');
@@ -14,6 +15,11 @@ describeAdminApi(
   skip,
 );
 describeAdminOperatorRoutes(
+  'PostgreSQL',
+  () => createPostgresStore({ connectionString: postgresUrl, schema }),
+  skip,
+);
+describeAdminRotation(
   'PostgreSQL',
   () => createPostgresStore({ connectionString: postgresUrl, schema }),
   skip,

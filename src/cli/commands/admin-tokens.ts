@@ -4,21 +4,16 @@
  * one at its next request.
  */
 import type { Command } from 'commander';
-import { InvalidArgumentError, Option } from 'commander';
+import { Option } from 'commander';
 import { storeSettingNames } from '../config/config.ts';
 import { withProvider } from '../context.ts';
 import { fields, print, printJson, table, time } from '../output.ts';
 import { configOf, withSettings } from '../settings-options.ts';
 import { localOnlyCommand } from '../remote/target.ts';
+import { durationSeconds } from '../duration.ts';
 
 /** A lifetime: `30d`, `12h`, `90m`. */
-function expires(value: string): number {
-  const match = /^(\d{1,6})([mhd])$/.exec(value);
-  if (match === null || Number(match[1]) < 1) {
-    throw new InvalidArgumentError('must be a duration such as 90m, 12h or 30d');
-  }
-  return Number(match[1]) * { m: 60, h: 3600, d: 86_400 }[match[2] as 'm' | 'h' | 'd'];
-}
+const expires = (value: string) => durationSeconds(value);
 
 export function registerAdminTokens(program: Command): void {
   const tokens = program

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { durationSeconds } from '../duration.ts';
 import { storeSettingNames } from '../config/config.ts';
 import { auditSource } from './audit-source.ts';
 import { withRemote } from '../remote/target.ts';
@@ -20,11 +21,7 @@ interface AuditOptions {
 
 /** An ISO 8601 time, or a duration back from now: `30m`, `12h`, `7d`. */
 function since(value: string): number {
-  const relative = /^(\d+)([mhd])$/.exec(value);
-  if (relative !== null) {
-    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[relative[2] as 'm' | 'h' | 'd'];
-    return Date.now() - Number(relative[1]) * unit;
-  }
+  if (/^\d+[mhd]$/.test(value)) return Date.now() - durationSeconds(value) * 1000;
   const at = Date.parse(value);
   if (Number.isNaN(at)) throw new InvalidArgumentError('must be an ISO 8601 time or 30m, 12h, 7d');
   return at;

@@ -1,6 +1,7 @@
 /** How the `clients` commands show a client: never its secret, except where that is the point. */
 import type { Client } from '../../store/index.ts';
-import { fields, time } from '../output.ts';
+import { fields, print, printJson, time } from '../output.ts';
+import type { Overlap } from './clients-source.ts';
 
 /** Everything about a client except its secret. */
 export function publicView(client: Client) {
@@ -25,7 +26,7 @@ export function publicView(client: Client) {
   };
 }
 
-export function describeClient(client: Client): string {
+export function describeClient(client: Client, overlaps: readonly Overlap[] = []): string {
   return fields([
     ['key', client.key],
     ['name', client.name],
@@ -44,5 +45,36 @@ export function describeClient(client: Client): string {
     ['verified', client.verified ? 'yes' : 'no'],
     ['status', client.disabled ? 'disabled (requests refused)' : 'enabled'],
     ['created', time(client.createdAt)],
+    ...overlaps.map((overlap): [string, string] => [
+      `previous ${overlap.credential === 'secret' ? 'secret' : 'public key'}`,
+      `accepted until ${time(overlap.until)} (replaced ${time(overlap.replacedAt)})`,
+    ]),
   ]);
+}
+
+/** The secret a command just made (`add`, `rotate-secret`): shown this once. */
+export function printCredentials(
+  client: Client,
+  json: boolean,
+  what: string,
+  overlapUntil?: number,
+): void {
+  if (json) {
+    return printJson({
+      ...publicView(client),
+      secret: client.secret,
+      ...(overlapUntil === undefined ? {} : { previousSecretUntil: time(overlapUntil) }),
+    });
+  }
+  print(what);
+  print(
+    fields([
+      ['key', client.key],
+      ['secret', client.secret === '' ? '(none: public-key methods only)' : client.secret],
+    ]),
+  );
+  if (client.secret !== '') print('The secret is shown this once: store it now.');
+  if (overlapUntil !== undefined) {
+    print(`The previous secret is still accepted until ${time(overlapUntil)}.`);
+  }
 }

@@ -4,7 +4,13 @@
  * command prints the same way wherever it runs.
  */
 import type { Command } from 'commander';
-import type { Client, ClientChanges, ClientRegistration, Provider } from '../../provider/index.ts';
+import type {
+  Client,
+  ClientChanges,
+  ClientRegistration,
+  Provider,
+  RotationOptions,
+} from '../../provider/index.ts';
 import { withProvider } from '../context.ts';
 import type { AdminApi } from '../remote/admin-api.ts';
 import { remoteOf } from '../remote/target.ts';
@@ -14,10 +20,20 @@ export interface ClientsSource {
   list(): Promise<Client[]>;
   get(key: string): Promise<Client>;
   register(registration: ClientRegistration): Promise<Client>;
-  update(key: string, changes: ClientChanges): Promise<Client>;
+  update(key: string, changes: ClientChanges, options?: RotationOptions): Promise<Client>;
   setDisabled(key: string, disabled: boolean): Promise<Client>;
-  rotateSecret(key: string): Promise<Client>;
+  rotateSecret(key: string, options?: RotationOptions): Promise<Client>;
+  /** The previous secret or public key still accepted, and until when (ms). */
+  overlaps(key: string): Promise<Overlap[]>;
+  /** Ends them now: the previous credentials are refused from the next request. */
+  endOverlaps(key: string): Promise<void>;
   remove(key: string): Promise<void>;
+}
+
+export interface Overlap {
+  readonly credential: 'secret' | 'public-key';
+  readonly replacedAt: number;
+  readonly until: number;
 }
 
 /** The source for this run of `command`. */
@@ -33,9 +49,23 @@ function localClients(command: Command): ClientsSource {
     list: () => run((c) => c.list()),
     get: (key) => run((c) => c.get(key)),
     register: (registration) => run((c) => c.register(registration)),
-    update: (key, changes) => run((c) => c.update(key, changes)),
+    update: (key, changes, options) => run((c) => c.update(key, changes, options)),
     setDisabled: (key, disabled) => run((c) => c.setDisabled(key, disabled)),
-    rotateSecret: (key) => run((c) => c.rotateSecret(key)),
+    rotateSecret: (key, options) => run((c) => c.rotateSecret(key, options)),
+    overlaps: (key) =>
+      run(async (c) => {
+        await c.get(key);
+        return (await c.overlaps(key)).map(({ kind, replacedAt, until }) => ({
+          credential: kind,
+          replacedAt,
+          until,
+        }));
+      }),
+    endOverlaps: (key) =>
+      run(async (c) => {
+        await c.get(key);
+        await c.endOverlaps(key);
+      }),
     remove: (key) => run((c) => c.remove(key)),
   };
 }
@@ -48,6 +78,18 @@ const clientOf = (json: ClientJson): Client => ({
   secret: json.secret ?? '',
   createdAt: Date.parse(json.createdAt),
 });
+
+/** The admin API's `/overlaps` answer (src/http/admin/client-overlaps.ts). */
+interface OverlapsJson {
+  overlaps: { credential: Overlap['credential']; replacedAt: string; until: string }[];
+}
+
+const overlapsOf = (json: OverlapsJson): Overlap[] =>
+  json.overlaps.map((overlap) => ({
+    credential: overlap.credential,
+    replacedAt: Date.parse(overlap.replacedAt),
+    until: Date.parse(overlap.until),
+  }));
 
 const byRegistration = (a: Client, b: Client) =>
   a.createdAt - b.createdAt || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -63,11 +105,24 @@ function remoteClients(api: AdminApi): ClientsSource {
     get: async (key) => clientOf(await api.call<ClientJson>('GET', path(key))),
     register: async (registration) =>
       clientOf(await api.call<ClientJson>('POST', '/admin/clients', { body: registration })),
-    update: async (key, changes) =>
+    update: async (key, changes, options) =>
       // The admin API asks for If-Match on a change; `*` as the CLI changes what it is told.
-      clientOf(await api.call<ClientJson>('PATCH', path(key), { body: changes, ifMatch: '*' })),
+      clientOf(
+        await api.call<ClientJson>('PATCH', path(key), {
+          body: { ...changes, ...options },
+          ifMatch: '*',
+        }),
+      ),
     setDisabled: (key, disabled) => post(key, disabled ? '/disable' : '/enable'),
-    rotateSecret: (key) => post(key, '/rotate-secret'),
+    rotateSecret: async (key, options) =>
+      clientOf(
+        await api.call<ClientJson>('POST', path(key, '/rotate-secret'), { body: options ?? {} }),
+      ),
+    overlaps: async (key) =>
+      overlapsOf(await api.call<OverlapsJson>('GET', path(key, '/overlaps'))),
+    endOverlaps: async (key) => {
+      await api.call('POST', path(key, '/end-overlaps'));
+    },
     remove: async (key) => {
       await api.call('DELETE', path(key));
     },

@@ -16,6 +16,7 @@ import { UsageError } from '../errors.ts';
 import { print, printJson } from '../output.ts';
 import { withSettings } from '../settings-options.ts';
 import { publicView } from './client-view.ts';
+import { OVERLAP_HELP, overlapOption } from './clients-rotation.ts';
 import { publicKeyOption, readPublicKeyOption, rsaPublicKeyAlias } from './public-key-option.ts';
 import type { PublicKeyOptions } from './public-key-option.ts';
 
@@ -39,6 +40,7 @@ interface UpdateOptions extends PublicKeyOptions {
   allScopes?: boolean;
   requestsPerMinute?: RateLimitOption;
   failuresPerMinute?: RateLimitOption;
+  overlap?: number;
   json?: boolean;
 }
 
@@ -184,14 +186,24 @@ export function registerClientUpdates(clients: Command): void {
       'failed verifications per minute from one address before it is refused (or "default")',
       rateLimit,
     )
+    .option(
+      '--overlap <duration>',
+      `with --public-key: ${OVERLAP_HELP.replace('the previous one', 'the previous key')}`,
+      overlapOption,
+    )
     .option('--json', 'print JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  latchkey clients update KEY --requests-per-minute 600\n  latchkey clients update KEY --scopes read\n  latchkey clients update KEY --callback https://printer.example/cb --callback https://printer.example/cb2\n  latchkey clients update KEY --public-key new-certificate.pem',
+      '\nExamples:\n  latchkey clients update KEY --requests-per-minute 600\n  latchkey clients update KEY --scopes read\n  latchkey clients update KEY --callback https://printer.example/cb --callback https://printer.example/cb2\n  latchkey clients update KEY --public-key new-certificate.pem --overlap 7d',
     )
     .action(async (key: string, options: UpdateOptions, command: Command) => {
       const changes = changesOf(options);
-      const client = await clientsSource(command).update(key, changes);
+      if (options.overlap !== undefined && changes.publicKey === undefined) {
+        throw new UsageError('--overlap goes with --public-key (or `clients rotate-secret`)');
+      }
+      const client = await clientsSource(command).update(key, changes, {
+        overlapSeconds: options.overlap,
+      });
       if (options.json === true) return printJson(publicView(client));
       print(`Updated client ${client.key} ("${client.name}"): ${Object.keys(changes).join(', ')}.`);
     });

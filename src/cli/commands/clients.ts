@@ -1,15 +1,16 @@
 /**
  * `latchkey clients`: register client applications (RFC 5849 §1.1: client credentials are
  * "established with the server before any request") and look after them. The secret is
- * printed by `add` and `rotate-secret` only.
+ * printed by `add` and `rotate-secret` only (clients-rotation.ts).
  */
 import type { Command } from 'commander';
-import type { Client, RememberConsent } from '../../store/index.ts';
+import type { RememberConsent } from '../../store/index.ts';
 import { clientsSource } from './clients-source.ts';
 import { withRemote } from '../remote/target.ts';
 import { UsageError } from '../errors.ts';
-import { fields, print, printJson, table, time } from '../output.ts';
-import { describeClient, publicView } from './client-view.ts';
+import { print, printJson, table, time } from '../output.ts';
+import { describeClient, printCredentials, publicView } from './client-view.ts';
+import { registerClientRotation } from './clients-rotation.ts';
 import { registerClientUpdates, rememberConsentOption, scopesOption } from './clients-update.ts';
 import { registerClientUsage } from './clients-usage.ts';
 import { withSettings } from '../settings-options.ts';
@@ -18,18 +19,6 @@ import type { PublicKeyOptions } from './public-key-option.ts';
 import { storeSettingNames } from '../config/config.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-function printCredentials(client: Client, json: boolean, what: string): void {
-  if (json) return printJson({ ...publicView(client), secret: client.secret });
-  print(what);
-  print(
-    fields([
-      ['key', client.key],
-      ['secret', client.secret === '' ? '(none: public-key methods only)' : client.secret],
-    ]),
-  );
-  if (client.secret !== '') print('The secret is shown this once: store it now.');
-}
 
 interface AddOptions extends PublicKeyOptions {
   name: string;
@@ -146,9 +135,10 @@ export function registerClients(program: Command): void {
     .argument('<key>', 'client key')
     .option('--json', 'print JSON')
     .action(async (key: string, options: { json?: boolean }, command: Command) => {
-      const client = await clientsSource(command).get(key);
+      const source = clientsSource(command);
+      const client = await source.get(key);
       if (options.json === true) printJson(publicView(client));
-      else print(describeClient(client));
+      else print(describeClient(client, await source.overlaps(key)));
     });
 
   store(clients.command('remove'))
@@ -157,15 +147,6 @@ export function registerClients(program: Command): void {
     .action(async (key: string, _options: object, command: Command) => {
       await clientsSource(command).remove(key);
       print(`Removed client ${key}.`);
-    });
-
-  store(clients.command('rotate-secret'))
-    .description('give a client a new secret (printed once); the old one stops working')
-    .argument('<key>', 'client key')
-    .option('--json', 'print JSON')
-    .action(async (key: string, options: { json?: boolean }, command: Command) => {
-      const client = await clientsSource(command).rotateSecret(key);
-      printCredentials(client, options.json === true, `New secret for client "${client.name}".`);
     });
 
   store(clients.command('verify'))
@@ -180,6 +161,7 @@ export function registerClients(program: Command): void {
       );
     });
 
+  registerClientRotation(clients);
   registerClientUpdates(clients);
   registerClientUsage(clients);
 }

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Client, ClientChanges, Provider } from '../../provider/index.ts';
+import { MAX_OVERLAP_SECONDS } from '../../provider/index.ts';
 import type { AdminRouteConfig } from './guard.ts';
 import {
   checkIfMatch,
@@ -21,6 +22,7 @@ import {
   actionConfig,
 } from './route-parts.ts';
 import { clientSchema, clientView } from './views.ts';
+import { registerClientOverlaps } from './client-overlaps.ts';
 
 const keyParams = pathParams('key');
 
@@ -49,11 +51,21 @@ const fields = {
   },
 } as const;
 
+/** How long a replaced secret or public key stays valid (docs/decisions.md "Rotation with overlap"). */
+const overlapSeconds = {
+  type: 'integer',
+  minimum: 0,
+  maximum: MAX_OVERLAP_SECONDS,
+  description:
+    'Seconds the previous secret (or public key) stays valid beside the new one; 0, the default, ends it at once.',
+} as const;
+
 const changeFields = {
   ...fields,
   verified: { type: 'boolean' },
   requestsPerMinute: perMinute,
   failuresPerMinute: perMinute,
+  overlapSeconds,
 } as const;
 
 const withSecret = {
@@ -90,6 +102,7 @@ export function registerAdminClients(scope: FastifyInstance, provider: Provider)
   registerClientListAndAdd(scope, provider);
   registerClientReadAndChange(scope, provider);
   registerClientActions(scope, provider);
+  registerClientOverlaps(scope, provider, keyParams);
 }
 
 function registerClientListAndAdd(scope: FastifyInstance, provider: Provider): void {
@@ -220,7 +233,10 @@ function registerClientReadAndChange(scope: FastifyInstance, provider: Provider)
     async (request, reply) => {
       const { key } = request.params as { key: string };
       checkIfMatch(request, clientView(await clients.get(key)), true);
-      const changed = await clients.update(key, request.body as ClientChanges);
+      const { overlapSeconds, ...changes } = request.body as ClientChanges & {
+        overlapSeconds?: number;
+      };
+      const changed = await clients.update(key, changes, { overlapSeconds });
       return sendWithEtag(reply, clientView(changed));
     },
   );
@@ -234,7 +250,11 @@ function registerClientActions(scope: FastifyInstance, provider: Provider): void
     routeAction: AdminRouteConfig['action'],
     summary: string,
     description: string,
-    act: (key: string) => Promise<{ client: Client; shownOnce?: { secret: string } }>,
+    act: (
+      key: string,
+      body: unknown,
+    ) => Promise<{ client: Client; shownOnce?: { secret: string } }>,
+    body?: object,
   ) =>
     scope.post(
       `/admin/clients/:key/${path}`,
@@ -242,20 +262,21 @@ function registerClientActions(scope: FastifyInstance, provider: Provider): void
         ...actionConfig(routeAction),
         schema: operation(summary, `${description} \`If-Match\` is checked when sent.`, {
           params: keyParams,
+          ...(body === undefined ? {} : { body }),
           response: {
             200: json(
               'The client now.',
               routeAction === 'clients.rotate' ? withSecret : clientSchema,
               etagHeader,
             ),
-            ...problems(404, 412),
+            ...problems(...(body === undefined ? [] : [400]), 404, 412),
           },
         }),
       },
       async (request, reply) => {
         const { key } = request.params as { key: string };
         checkIfMatch(request, clientView(await clients.get(key)), false);
-        const { client, shownOnce } = await act(key);
+        const { client, shownOnce } = await act(key, request.body);
         const view = clientView(client);
         return reply
           .header('etag', etagOf(view))
@@ -282,10 +303,16 @@ function registerClientActions(scope: FastifyInstance, provider: Provider): void
     'rotate-secret',
     'clients.rotate',
     'Rotate a client’s secret',
-    'A new secret, in this answer only; the old one is refused from the next request on.',
-    async (key) => {
-      const client = await clients.rotateSecret(key);
+    'A new secret, in this answer only; the old one is refused from the next request on, or accepted beside it for `overlapSeconds` (the body may be left out).',
+    async (key, body) => {
+      const overlap = (body as { overlapSeconds?: number } | undefined)?.overlapSeconds;
+      const client = await clients.rotateSecret(key, { overlapSeconds: overlap });
       return { client, shownOnce: { secret: client.secret } };
+    },
+    {
+      type: ['object', 'null'],
+      properties: { overlapSeconds },
+      additionalProperties: false,
     },
   );
 
