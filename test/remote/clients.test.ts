@@ -120,6 +120,22 @@ describe('the CLI from anywhere (SQLite)', () => {
     assert.match(await space.ok(['clients', 'list']), /Remote one/);
   });
 
+  it('rotates with an overlap, shows it as the local command does, and ends it', async () => {
+    const added = JSON.parse(
+      await space.ok(['clients', 'add', '--name', 'Rotated remotely', '--json']),
+    ) as { key: string };
+    const rotated = await space.ok(['clients', 'rotate', added.key, '--overlap', '1h', ...remote]);
+    assert.match(rotated, /The previous secret is still accepted until /);
+    const shown = await space.ok(['clients', 'show', added.key]);
+    assert.match(shown, /previous secret:\s+accepted until/);
+    assert.equal(await space.ok(['clients', 'show', added.key, ...remote]), shown);
+    assert.match(
+      await space.ok(['clients', 'end-overlap', added.key, ...remote]),
+      /previous secret is refused from now on/,
+    );
+    assert.doesNotMatch(await space.ok(['clients', 'show', added.key]), /previous secret/);
+  });
+
   it('takes the server and token from LATCHKEY_SERVER and LATCHKEY_ADMIN_API_TOKEN', async () => {
     const far = await space.run(['clients', 'list'], {
       env: { LATCHKEY_SERVER: world.url, LATCHKEY_ADMIN_API_TOKEN: world.tokens.auditor },
