@@ -19,7 +19,7 @@ describe('docs/cli.md samples', () => {
     ['Open this URL in a browser, sign in and allow access:', 'src/cli/commands/authorize.ts'],
     ['Try it: npx latchkey request', 'src/cli/commands/authorize.ts'],
     ['Then enter the verifier the page shows: ', 'src/cli/commands/authorize.ts'],
-    ['The secret is shown this once: store it now.', 'src/cli/commands/clients.ts'],
+    ['The secret is shown this once: store it now.', 'src/cli/commands/client-view.ts'],
     ['Dry run: nothing was written.', 'src/cli/commands/import.ts'],
   ] as const) {
     it(`prints "${line.trim()}" as ${file} does`, () => {

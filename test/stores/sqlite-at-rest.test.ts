@@ -206,6 +206,15 @@ describe('Secrets at rest in SQLite (AES-256-GCM, RFC 5849 §4.6)', () => {
       const owner = await store.owners.create(newOwner());
       const client = await store.clients.create(newClient());
       const token = await store.tokenCredentials.create(newToken(client.key, owner.id));
+      // A previous secret kept for a rotation's overlap is sealed, counted and re-sealed too.
+      await store.previousCredentials.keep({
+        clientKey: client.key,
+        kind: 'secret',
+        value: 'the previous secret',
+        replacedAt: Date.now(),
+        until: Date.now() + 3_600_000,
+        endedAt: null,
+      });
       const { previous, current } = rotateKeyFile(keyFile);
       assert.notEqual(previous, current);
       // New writes take the new key at once; old rows are still read with the old one.
@@ -213,12 +222,12 @@ describe('Secrets at rest in SQLite (AES-256-GCM, RFC 5849 §4.6)', () => {
       assert.deepEqual(
         await store.secrets.countByKey(),
         new Map([
-          [previous, 2],
+          [previous, 3],
           [current, 1],
         ]),
       );
-      assert.equal(await store.secrets.reseal({ batchSize: 1 }), 2);
-      assert.deepEqual(await store.secrets.countByKey(), new Map([[current, 3]]));
+      assert.equal(await store.secrets.reseal({ batchSize: 1 }), 3);
+      assert.deepEqual(await store.secrets.countByKey(), new Map([[current, 4]]));
       assert.deepEqual(pruneKeyFile(keyFile, new Set()), [previous]);
       // A store knowing only the new key reads every row.
       const fresh = createSqliteStore({ path, keyring: fileKeyring(keyFile) });
@@ -226,6 +235,8 @@ describe('Secrets at rest in SQLite (AES-256-GCM, RFC 5849 §4.6)', () => {
         assert.equal((await fresh.clients.find(client.key))?.secret, client.secret);
         assert.equal((await fresh.clients.find(later.key))?.secret, later.secret);
         assert.equal((await fresh.tokenCredentials.find(token.token))?.secret, token.secret);
+        const [kept] = await fresh.previousCredentials.find(client.key);
+        assert.equal(kept?.value, 'the previous secret');
       } finally {
         await fresh.close();
       }

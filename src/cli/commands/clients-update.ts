@@ -208,6 +208,13 @@ export function registerClientUpdates(clients: Command): void {
       print(`Updated client ${client.key} ("${client.name}"): ${Object.keys(changes).join(', ')}.`);
     });
 
+  registerClientSwitches(clients);
+}
+
+/** `disable` and `enable`: the operator's switch. */
+function registerClientSwitches(clients: Command): void {
+  const store = (command: Command) => withRemote(withSettings(command, storeSettingNames));
+
   store(clients.command('disable'))
     .description('refuse every request of a client (401 consumer_key_rejected) until it is enabled')
     .argument('<key>', 'client key')

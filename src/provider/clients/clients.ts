@@ -5,14 +5,13 @@
 import type { Client, ClientChanges, RememberConsent, Store } from '../../store/types.ts';
 import { StoreConflictError } from '../../store/types.ts';
 import { checkClientFields, checkKeyMaterial, publicKeyOnly } from './client-fields.ts';
-import type { ClientFields } from './client-fields.ts';
 import { checkIdentifier, checkSecret } from './credential-values.ts';
 import { InputError, NotFoundError } from '../input-error.ts';
 import { newIdentifier, newSecret } from '../secrets.ts';
 import type { ProviderEvents } from '../events.ts';
 import type { Policy } from '../policy.ts';
 import { checkScopeCeiling } from '../scope.ts';
-import { checkOverlap, createRotation, type RotationOptions } from './rotation.ts';
+import { checkOverlap, createRotation, type Rotation, type RotationOptions } from './rotation.ts';
 
 export interface ClientRegistration {
   readonly name: string;
@@ -36,6 +35,9 @@ export interface ClientRegistration {
   readonly key?: string | undefined;
   readonly secret?: string | undefined;
 }
+
+/** A time as ISO 8601, or null. */
+const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
 /** A new client, its key and secret made here unless given (credentials migrated from elsewhere). */
 async function registerClient(
@@ -78,16 +80,70 @@ async function registerClient(
   }
 }
 
+/** The registry's `update`, with the previous credential kept for the overlap asked. */
+async function updateClient(
+  deps: { store: Store; policy: Policy; events: ProviderEvents; rotation: Rotation },
+  get: (key: string) => Promise<Client>,
+  key: string,
+  asked: ClientChanges,
+  options: RotationOptions | undefined,
+): Promise<Client> {
+  const { store, policy, events, rotation } = deps;
+  const methods = policy.signatureMethods;
+  const overlapSeconds = checkOverlap(options);
+  const changes: ClientChanges =
+    asked.scopes === undefined
+      ? asked
+      : { ...asked, scopes: checkScopeCeiling(asked.scopes, policy) };
+  checkClientFields(
+    {
+      ...changes,
+      website: changes.website ?? undefined,
+      publicKey: changes.publicKey ?? undefined,
+    },
+    methods,
+  );
+  if (changes.secret !== undefined && changes.secret !== '') {
+    checkSecret('secret', 'A client secret', changes.secret);
+  }
+  const current = await get(key);
+  const keyMaterial = ['signatureMethods', 'publicKey', 'secret'] as const;
+  if (keyMaterial.some((field) => changes[field] !== undefined)) {
+    checkKeyMaterial({ ...current, ...changes }, methods);
+  }
+  const secretReplaced = changes.secret !== undefined && changes.secret !== current.secret;
+  const keyReplaced = changes.publicKey !== undefined && changes.publicKey !== current.publicKey;
+  const secretUntil = secretReplaced
+    ? await rotation.keepPrevious(current, 'secret', overlapSeconds)
+    : null;
+  const keyUntil = keyReplaced
+    ? await rotation.keepPrevious(current, 'public-key', overlapSeconds)
+    : null;
+  const client = await store.clients.update(key, changes);
+  if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
+  events.emit('client.updated', { clientKey: key, fields: Object.keys(changes) });
+  if (secretReplaced) {
+    events.emit('client.secret-rotated', {
+      clientKey: key,
+      overlapEndsAt: isoOrNull(secretUntil),
+    });
+  }
+  if (keyReplaced) {
+    events.emit('client.public-key-replaced', {
+      clientKey: key,
+      overlapEndsAt: isoOrNull(keyUntil),
+    });
+  }
+  return client;
+}
+
 export function createClientRegistry(
   store: Store,
   policy: Policy,
   events: ProviderEvents,
   now: () => number,
 ) {
-  const methods = policy.signatureMethods;
   const rotation = createRotation(store, now, events);
-  const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
-  const checkFields = (input: ClientFields) => checkClientFields(input, methods);
 
   async function get(key: string): Promise<Client> {
     const client = await store.clients.find(key);
@@ -105,51 +161,8 @@ export function createClientRegistry(
      * the tokens already issued too. A replaced public key or secret stays valid for
      * `overlapSeconds` (rotation.ts; default 0: refused at once).
      */
-    async update(key: string, asked: ClientChanges, options?: RotationOptions): Promise<Client> {
-      const overlapSeconds = checkOverlap(options);
-      const changes: ClientChanges =
-        asked.scopes === undefined
-          ? asked
-          : { ...asked, scopes: checkScopeCeiling(asked.scopes, policy) };
-      checkFields({
-        ...changes,
-        website: changes.website ?? undefined,
-        publicKey: changes.publicKey ?? undefined,
-      });
-      if (changes.secret !== undefined && changes.secret !== '') {
-        checkSecret('secret', 'A client secret', changes.secret);
-      }
-      const current = await get(key);
-      const keyMaterial = ['signatureMethods', 'publicKey', 'secret'] as const;
-      if (keyMaterial.some((field) => changes[field] !== undefined)) {
-        checkKeyMaterial({ ...current, ...changes }, methods);
-      }
-      const secretReplaced = changes.secret !== undefined && changes.secret !== current.secret;
-      const keyReplaced =
-        changes.publicKey !== undefined && changes.publicKey !== current.publicKey;
-      const secretUntil = secretReplaced
-        ? await rotation.keepPrevious(current, 'secret', overlapSeconds)
-        : null;
-      const keyUntil = keyReplaced
-        ? await rotation.keepPrevious(current, 'public-key', overlapSeconds)
-        : null;
-      const client = await store.clients.update(key, changes);
-      if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
-      events.emit('client.updated', { clientKey: key, fields: Object.keys(changes) });
-      if (secretReplaced) {
-        events.emit('client.secret-rotated', {
-          clientKey: key,
-          overlapEndsAt: isoOrNull(secretUntil),
-        });
-      }
-      if (keyReplaced) {
-        events.emit('client.public-key-replaced', {
-          clientKey: key,
-          overlapEndsAt: isoOrNull(keyUntil),
-        });
-      }
-      return client;
-    },
+    update: (key: string, asked: ClientChanges, options?: RotationOptions) =>
+      updateClient({ store, policy, events, rotation }, get, key, asked, options),
 
     /**
      * An operator turns a client off (every request with its key: 401 consumer_key_rejected)
