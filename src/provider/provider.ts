@@ -44,6 +44,7 @@ import type { ImportOptions } from './transfer/import.ts';
 import { verifyLtiLaunch } from './verify/verify-request.ts';
 import type { VerifiedLtiLaunch } from './verify/verify-request.ts';
 import { createUpkeep } from './upkeep.ts';
+import { createPreviousUses } from './verify/previous-credential.ts';
 import { createResourceVerifier } from './resource-verifier.ts';
 import type { CacheReport } from '../store/cached.ts';
 import type { ClientRegistry } from './clients/clients.ts';
@@ -185,7 +186,8 @@ export function createProvider(options: ProviderOptions): Provider {
   );
   const events = createProviderEvents();
   const webhooks = createWebhookDesk(store.webhooks, now, events);
-  const deps = { store, policy, now, keys: createCredentialKeys() };
+  const previousUses = createPreviousUses();
+  const deps = { store, policy, now, keys: createCredentialKeys(), previousUses };
   const resourceDeps = { ...deps, rateLimits: createRateLimits(store.rateCounters, policy, now) };
   const usage = createUsageMeter(store.usage);
   const clients = createClientRegistry(store, policy, events, now);
@@ -196,6 +198,7 @@ export function createProvider(options: ProviderOptions): Provider {
     webhooks,
     usage,
     endOverlaps: clients.recordEndedOverlaps,
+    previousUses,
     purgeNow,
     intervalMs: options.maintenanceIntervalMs ?? 5000,
     ownsStore: options.ownsStore === true,

@@ -11,6 +11,7 @@ import type { Policy } from './policy.ts';
 import type { WebhookDesk } from './webhooks/webhooks.ts';
 import type { UsageMeter } from './clients/usage.ts';
 import { deviceHintOf } from './flow/device-hint.ts';
+import type { PreviousUses } from './verify/previous-credential.ts';
 
 export interface UpkeepOptions {
   readonly store: Store;
@@ -22,6 +23,8 @@ export interface UpkeepOptions {
   readonly usage: UsageMeter;
   /** Records ended overlaps of rotations and forgets old previous credentials (clients/rotation.ts). */
   readonly endOverlaps: (at: number) => Promise<void>;
+  /** Accepted previous credentials, written with the last-use times. */
+  readonly previousUses: PreviousUses;
   /** The purge clock (purge-clock.ts): never ahead of the time it saw pass. */
   readonly purgeNow: () => number;
   /** How often last-use times are written and expired rows purged (ms). */
@@ -59,6 +62,11 @@ export function createUpkeep(options: UpkeepOptions): Upkeep {
     await store.tokenCredentials.touch(batch, batchDevices);
   }
 
+  async function flushUses(): Promise<void> {
+    await flushLastUse();
+    await store.previousCredentials.touch(options.previousUses.take());
+  }
+
   function recordUse(token: string, at: number, userAgent?: string): void {
     lastUse.set(token, at);
     if (devices.has(token)) return;
@@ -69,7 +77,7 @@ export function createUpkeep(options: UpkeepOptions): Upkeep {
   async function maintain(): Promise<void> {
     // Forgetting cannot be undone: never at a time the wall clock was merely stepped to.
     const at = purgeNow();
-    await flushLastUse();
+    await flushUses();
     await options.usage.flush();
     await options.usage.purge(at);
     await store.nonces.purgeExpired(Math.floor(at / 1000));
@@ -103,7 +111,7 @@ export function createUpkeep(options: UpkeepOptions): Upkeep {
         // are in the delivery queue, before the store closes.
         await options.webhooks.stopWorkers(0);
         await options.webhooks.settled();
-        await flushLastUse();
+        await flushUses();
         await options.usage.flush();
       } finally {
         // The store is closed even when the last writes fail.

@@ -90,6 +90,15 @@ export interface PreviousCredential {
   readonly until: number;
   /** When the end of the overlap was recorded (upkeep), or null before. */
   readonly endedAt: number | null;
+  /** The last request it signed that was accepted, or null (written in batches). */
+  readonly lastUsedAt: number | null;
+}
+
+/** A previous credential accepted at `at` (written with the next batch). */
+export interface PreviousCredentialUse {
+  readonly clientKey: string;
+  readonly kind: CredentialKind;
+  readonly at: number;
 }
 
 /** A client to store; `createdAt` defaults to the store's clock (set when importing). */

@@ -82,7 +82,7 @@ describe('Admin API under attack', () => {
     }
   });
 
-  it('refuses a token flood, oversized, non-JSON and slow bodies on the webhook, owner and token routes', async () => {
+  it('refuses a token flood, oversized, non-JSON and slow bodies on the webhook, owner, token and rotation routes', async () => {
     const from = freshAddress();
     const wrong = (index: number) => ({ authorization: `Bearer lka_0123456789abcdef_${index}` });
     const flood = await Promise.all(
@@ -100,6 +100,7 @@ describe('Admin API under attack', () => {
       '/admin/owners',
       '/admin/tokens',
       `/admin/webhooks/${hook}`,
+      `/admin/clients/${key}/rotate-secret`,
     ]) {
       const method = path.endsWith(hook) ? 'PATCH' : 'POST';
       const big = await call(world, method, path, {
@@ -194,6 +195,7 @@ describe('Admin API under attack', () => {
         lifetime: value,
         token: value,
         secret: value,
+        overlapSeconds: fc.oneof(value, fc.integer({ min: -10, max: 3_000_000 })),
       },
       { requiredKeys: [] },
     );
@@ -207,6 +209,8 @@ describe('Admin API under attack', () => {
       ['POST', '/admin/owners'],
       ['POST', `/admin/owners/${owner}/password`],
       ['POST', '/admin/tokens'],
+      ['POST', `/admin/clients/${key}/rotate-secret`],
+      ['POST', `/admin/clients/${key}/end-overlaps`],
     ];
     await fc.assert(
       fc.asyncProperty(

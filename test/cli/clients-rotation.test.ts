@@ -56,7 +56,7 @@ describe('latchkey clients rotate-secret --overlap', () => {
     assert.equal((await me(client.key, secret)).status, 200);
     assert.match(
       await space.ok(['clients', 'show', client.key]),
-      /previous secret:\s+accepted until \S+ \(replaced \S+\)/,
+      /previous secret:\s+accepted until \S+ \(replaced \S+, last used (never|\S+)\)/,
     );
 
     offset += 24 * HOUR;

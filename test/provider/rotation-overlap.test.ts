@@ -43,9 +43,12 @@ describe('Rotation with overlap', () => {
     const rotated = await provider.clients.rotateSecret(client.key, { overlapSeconds: 86_400 });
     assertOk(await call({ key: client.key, secret: client.secret }));
     assertOk(await call({ key: client.key, secret: rotated.secret }));
+    await provider.maintain();
     const [overlap] = await provider.clients.overlaps(client.key);
     assert.equal(overlap?.kind, 'secret');
     assert.equal(overlap?.until, overlap!.replacedAt + 24 * HOUR);
+    // The developer can see that the previous secret still signs requests.
+    assert.equal(overlap?.lastUsedAt, world.clock.now());
 
     world.clock.offsetMs += 24 * HOUR;
     const refused = await call({ key: client.key, secret: client.secret });

@@ -214,6 +214,7 @@ describe('Secrets at rest in SQLite (AES-256-GCM, RFC 5849 §4.6)', () => {
         replacedAt: Date.now(),
         until: Date.now() + 3_600_000,
         endedAt: null,
+        lastUsedAt: null,
       });
       const { previous, current } = rotateKeyFile(keyFile);
       assert.notEqual(previous, current);

@@ -47,7 +47,7 @@ export function describeClient(client: Client, overlaps: readonly Overlap[] = []
     ['created', time(client.createdAt)],
     ...overlaps.map((overlap): [string, string] => [
       `previous ${overlap.credential === 'secret' ? 'secret' : 'public key'}`,
-      `accepted until ${time(overlap.until)} (replaced ${time(overlap.replacedAt)})`,
+      `accepted until ${time(overlap.until)} (replaced ${time(overlap.replacedAt)}, last used ${overlap.lastUsedAt === null ? 'never' : time(overlap.lastUsedAt)})`,
     ]),
   ]);
 }

@@ -34,6 +34,8 @@ export interface Overlap {
   readonly credential: 'secret' | 'public-key';
   readonly replacedAt: number;
   readonly until: number;
+  /** The last request it signed that was accepted, or null. */
+  readonly lastUsedAt: number | null;
 }
 
 /** The source for this run of `command`. */
@@ -55,10 +57,11 @@ function localClients(command: Command): ClientsSource {
     overlaps: (key) =>
       run(async (c) => {
         await c.get(key);
-        return (await c.overlaps(key)).map(({ kind, replacedAt, until }) => ({
+        return (await c.overlaps(key)).map(({ kind, replacedAt, until, lastUsedAt }) => ({
           credential: kind,
           replacedAt,
           until,
+          lastUsedAt,
         }));
       }),
     endOverlaps: (key) =>
@@ -81,7 +84,12 @@ const clientOf = (json: ClientJson): Client => ({
 
 /** The admin API's `/overlaps` answer (src/http/admin/client-overlaps.ts). */
 interface OverlapsJson {
-  overlaps: { credential: Overlap['credential']; replacedAt: string; until: string }[];
+  overlaps: {
+    credential: Overlap['credential'];
+    replacedAt: string;
+    until: string;
+    lastUsedAt: string | null;
+  }[];
 }
 
 const overlapsOf = (json: OverlapsJson): Overlap[] =>
@@ -89,6 +97,7 @@ const overlapsOf = (json: OverlapsJson): Overlap[] =>
     credential: overlap.credential,
     replacedAt: Date.parse(overlap.replacedAt),
     until: Date.parse(overlap.until),
+    lastUsedAt: overlap.lastUsedAt === null ? null : Date.parse(overlap.lastUsedAt),
   }));
 
 const byRegistration = (a: Client, b: Client) =>

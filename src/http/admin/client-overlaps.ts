@@ -20,8 +20,14 @@ const overlapsSchema = {
           credential: { type: 'string', enum: ['secret', 'public-key'] },
           replacedAt: time,
           until: { ...time, description: 'The previous credential is refused from then on.' },
+          lastUsedAt: {
+            type: ['string', 'null'],
+            format: 'date-time',
+            description:
+              'The last request it signed that was accepted (written within the upkeep interval), or null.',
+          },
         },
-        required: ['credential', 'replacedAt', 'until'],
+        required: ['credential', 'replacedAt', 'until', 'lastUsedAt'],
       },
     },
   },
@@ -40,6 +46,7 @@ export function registerClientOverlaps(
       credential: overlap.kind,
       replacedAt: iso(overlap.replacedAt),
       until: iso(overlap.until),
+      lastUsedAt: overlap.lastUsedAt === null ? null : iso(overlap.lastUsedAt),
     })),
   });
 

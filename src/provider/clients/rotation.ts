@@ -61,6 +61,7 @@ export function createRotation(store: Store, now: () => number, events: Provider
         replacedAt: at,
         until,
         endedAt: null,
+        lastUsedAt: null,
       });
       return until;
     },

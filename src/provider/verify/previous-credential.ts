@@ -5,7 +5,7 @@
  * the overlap lasts the previous secret or key is accepted; after it, a request signed with
  * it is refused with advice saying it was rotated away (told only to whoever holds it).
  */
-import type { PreviousCredential } from '../../store/types.ts';
+import type { PreviousCredential, PreviousCredentialUse } from '../../store/types.ts';
 import type { SignatureKeys } from '../../protocol/index.ts';
 import { signatureInvalid, signatureMatches } from './check-signature.ts';
 import type { Verification } from './verification.ts';
@@ -26,9 +26,34 @@ export async function checkPreviousCredential(v: Verification): Promise<void> {
       ? { clientSecret: previous.value, tokenSecret: loaded.tokenSecret }
       : { publicKey: v.deps.keys.publicKeyOf(previous.value, publicKeyMethod) };
   if (!signatureMatches(v.request, v.parameters(), protocol, keys)) throw signatureInvalid();
-  if (v.nowMs < previous.until) return;
+  if (v.nowMs < previous.until) {
+    v.deps.previousUses?.record({ clientKey: previous.clientKey, kind, at: v.nowMs });
+    return;
+  }
   throw signatureInvalid(rotatedAway(previous));
 }
+
+/**
+ * When each previous credential was last accepted, kept in memory and written by upkeep in
+ * batches (as tokens' last use is), so the developer can tell whether anything still signs
+ * with it before the overlap ends.
+ */
+export function createPreviousUses() {
+  const uses = new Map<string, PreviousCredentialUse>();
+  return {
+    record(use: PreviousCredentialUse): void {
+      uses.set(`${use.kind}/${use.clientKey}`, use);
+    },
+    /** The uses recorded since the last call, forgotten here. */
+    take(): PreviousCredentialUse[] {
+      const batch = [...uses.values()];
+      uses.clear();
+      return batch;
+    },
+  };
+}
+
+export type PreviousUses = ReturnType<typeof createPreviousUses>;
 
 /** The advice for a request signed with a credential whose overlap is over. */
 function rotatedAway(previous: PreviousCredential): string {

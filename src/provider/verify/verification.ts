@@ -11,6 +11,7 @@ import type { LaunchFields } from '../lti/lti-launch.ts';
 import type { Policy } from '../policy.ts';
 import type { IncomingRequest, ProtocolParameters, RequestKind } from '../request.ts';
 import type { CredentialKeys } from './credential-keys.ts';
+import type { PreviousUses } from './previous-credential.ts';
 import type { LoadedCredentials } from './load-credentials.ts';
 import type { RateLimits, RequestSource } from './rate-limits.ts';
 
@@ -35,6 +36,8 @@ export interface VerifyDependencies {
   readonly now: () => number;
   /** Per-client rate limits on protected resource requests and launches; none when absent. */
   readonly rateLimits?: RateLimits | undefined;
+  /** Where accepted previous credentials are noted for upkeep (previous-credential.ts). */
+  readonly previousUses?: PreviousUses | undefined;
 }
 
 export class Verification implements RequestSource {

@@ -3,7 +3,7 @@
  * the previous secret or public key, accepted until its overlap ends, then kept a while so a
  * request still signed with it is told why it fails.
  */
-import type { PreviousCredential } from '../records.ts';
+import type { PreviousCredential, PreviousCredentialUse } from '../records.ts';
 
 export interface PreviousCredentialStore {
   /**
@@ -29,6 +29,11 @@ export interface PreviousCredentialStore {
    * Called by: provider/clients/rotation.ts endOverlaps (upkeep).
    */
   forget(before: number): Promise<number>;
+  /**
+   * Records when each previous credential was last accepted (a later time only).
+   * Called by: upkeep (batches of verify/previous-credential.ts's uses).
+   */
+  touch(uses: readonly PreviousCredentialUse[]): Promise<void>;
   /**
    * Ends the client's overlaps now: the previous credentials are refused from the next request.
    * How many were live. Called by: provider/clients/rotation.ts endOverlapNow.

@@ -125,7 +125,8 @@ export const policySteps: readonly MigrationStep[] = [
   // A client's secret or public key replaced with an overlap (docs/decisions.md "Rotation with
   // overlap"): the previous one, sealed as client secrets are (the public key too: one path),
   // accepted until `until`, then kept for recognising a request signed with it until upkeep
-  // forgets it; `ended_at` is set once, by the instance that records the end of the overlap.
+  // forgets it; `ended_at` is set once, by the instance that records the end of the overlap;
+  // `last_used_at`, written in batches, tells the developer whether anything still signs with it.
   {
     name: 'previous client credentials',
     ...alike(
@@ -138,7 +139,8 @@ export const policySteps: readonly MigrationStep[] = [
     value_key_id TEXT,
     replaced_at ${t.int64} NOT NULL,
     until ${t.int64} NOT NULL,
-    ended_at ${t.int64}
+    ended_at ${t.int64},
+    last_used_at ${t.int64}
   );
   CREATE INDEX client_previous_credentials_client ON client_previous_credentials (client_key);
   CREATE INDEX client_previous_credentials_until ON client_previous_credentials (until);

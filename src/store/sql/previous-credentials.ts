@@ -32,6 +32,7 @@ export function sqlPreviousCredentials(
       replacedAt: int(row, 'replaced_at'),
       until: int(row, 'until'),
       endedAt: row.ended_at === null ? null : int(row, 'ended_at'),
+      lastUsedAt: row.last_used_at === null ? null : int(row, 'last_used_at'),
     };
   };
 
@@ -40,11 +41,13 @@ export function sqlPreviousCredentials(
       const id = idOf(previous.clientKey, previous.kind);
       const sealed = sealer.seal(previous.value, sealedIn.previousCredential(id));
       await sql.run(
-        `INSERT INTO ${table} (id, client_key, kind, value, value_key_id, replaced_at, until, ended_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        `INSERT INTO ${table}
+           (id, client_key, kind, value, value_key_id, replaced_at, until, ended_at, last_used_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          ON CONFLICT (id) DO UPDATE SET value = excluded.value,
            value_key_id = excluded.value_key_id, replaced_at = excluded.replaced_at,
-           until = excluded.until, ended_at = excluded.ended_at`,
+           until = excluded.until, ended_at = excluded.ended_at,
+           last_used_at = excluded.last_used_at`,
         [
           id,
           previous.clientKey,
@@ -54,7 +57,18 @@ export function sqlPreviousCredentials(
           previous.replacedAt,
           previous.until,
           previous.endedAt,
+          previous.lastUsedAt,
         ],
+      );
+    },
+    async touch(uses) {
+      if (uses.length === 0) return;
+      await sql.runAll(
+        uses.map((use) => [
+          `UPDATE ${table} SET last_used_at = $2
+           WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)`,
+          [idOf(use.clientKey, use.kind), use.at],
+        ]),
       );
     },
     find: async (clientKey) =>

@@ -15,6 +15,7 @@ function previous(clientKey: string, overrides: Partial<PreviousCredential> = {}
     replacedAt: now,
     until: now + 60 * minute,
     endedAt: null,
+    lastUsedAt: null,
     ...overrides,
   } satisfies PreviousCredential;
 }
@@ -64,6 +65,21 @@ export function describePreviousCredentials(store: () => Store): void {
       assert.equal(cut!.until, now + minute);
       assert.ok((await store().previousCredentials.forget(now + minute)) >= 1);
       assert.deepEqual(await store().previousCredentials.find(client.key), []);
+    });
+
+    it('keeps the latest use of each, whatever order the batches come in', async () => {
+      const client = await store().clients.create(newClient());
+      await store().previousCredentials.keep(previous(client.key));
+      await store().previousCredentials.touch([]);
+      await store().previousCredentials.touch([
+        { clientKey: client.key, kind: 'secret', at: now + 2 * minute },
+        { clientKey: client.key, kind: 'public-key', at: now + 3 * minute },
+      ]);
+      await store().previousCredentials.touch([
+        { clientKey: client.key, kind: 'secret', at: now + minute },
+      ]);
+      const [kept] = await store().previousCredentials.find(client.key);
+      assert.equal(kept!.lastUsedAt, now + 2 * minute);
     });
 
     it('goes with its client', async () => {
