@@ -15,7 +15,7 @@ export type { ProviderEventName, ProviderEventPayloads, ProviderEvents } from '.
 export { isRegisteredCallback } from './flow/callbacks.ts';
 export type { VerifiedCaller, VerifiedResourceRequest } from './caller.ts';
 export type { UsageDay } from '../store/usage.ts';
-export { USAGE_RETENTION_DAYS } from './clients/usage.ts';
+export { DEFAULT_USAGE_DAYS, USAGE_RETENTION_DAYS } from './clients/usage.ts';
 export { RateLimitError } from './verify/rate-limits.ts';
 export type { RateLimitStanding } from './verify/rate-limits.ts';
 export { DEFAULT_NAME_CLAIMS, DEFAULT_OIDC_SCOPES } from './accounts/identity.ts';

@@ -90,7 +90,6 @@ describe('the CLI from anywhere (SQLite)', () => {
       [['migrate'], '`latchkey migrate`'],
       [['export'], '`latchkey export`'],
       [['admin-tokens', 'list'], '`latchkey admin-tokens list`'],
-      [['clients', 'usage', 'some-key'], '`latchkey clients usage`'],
     ] as const) {
       const local = await space.run([...args, ...remote]);
       assert.equal(local.code, 1);
@@ -134,6 +133,17 @@ describe('the CLI from anywhere (SQLite)', () => {
       /previous secret is refused from now on/,
     );
     assert.doesNotMatch(await space.ok(['clients', 'show', added.key]), /previous secret/);
+  });
+
+  it("prints a client's usage byte for byte as the local command does", async () => {
+    const [first] = JSON.parse(await space.ok(['clients', 'list', '--json'])) as { key: string }[];
+    for (const extra of [[], ['--json'], ['--days', '7']]) {
+      const args = ['clients', 'usage', first!.key, ...extra];
+      assert.equal(await space.ok([...args, ...remote]), await space.ok(args));
+    }
+    const unknown = await space.run(['clients', 'usage', 'no-such-client', ...remote]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /404/);
   });
 
   it('takes the server and token from LATCHKEY_SERVER and LATCHKEY_ADMIN_API_TOKEN', async () => {

@@ -23,6 +23,7 @@ import {
 } from './route-parts.ts';
 import { clientSchema, clientView } from './views.ts';
 import { registerClientOverlaps } from './client-overlaps.ts';
+import { registerClientUsage } from './client-usage.ts';
 
 const keyParams = pathParams('key');
 
@@ -103,6 +104,7 @@ export function registerAdminClients(scope: FastifyInstance, provider: Provider)
   registerClientReadAndChange(scope, provider);
   registerClientActions(scope, provider);
   registerClientOverlaps(scope, provider, keyParams);
+  registerClientUsage(scope, provider, keyParams);
 }
 
 function registerClientListAndAdd(scope: FastifyInstance, provider: Provider): void {

@@ -17,6 +17,8 @@ import type { IncomingRequest } from '../request.ts';
 const DAY_MS = 86_400_000;
 /** How many days of use are kept; the portal and the CLI show up to this many. */
 export const USAGE_RETENTION_DAYS = 90;
+/** How many days `latchkey clients usage` and the admin API show unless asked. */
+export const DEFAULT_USAGE_DAYS = 30;
 /** Client-days counted in memory before the next upkeep, at most; past it, the oldest go. */
 const MAX_PENDING = 100_000;
 
