@@ -134,7 +134,7 @@ describe('Rotating a secret with an overlap, in a real browser', { skip: needsCh
     await page.goto(confirm);
     // A value no radio offers, posted by the page's own form with its valid CSRF token.
     await page.locator('input[name="overlap"][value="86400"]').evaluate((input) => {
-      (input as HTMLInputElement).value = '99999999';
+      (input as { value: string }).value = '99999999';
     });
     await page.getByLabel('24 hours').check();
     const [forged] = await Promise.all([
