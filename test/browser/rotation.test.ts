@@ -1,12 +1,13 @@
 // Rotation with overlap in a real browser: a developer rotates an app's secret with an overlap
 // chosen on the confirmation page, both secrets sign during it and only the new one after it;
-// the app page shows the overlap and can end it early. Forged overlaps, posts without the CSRF
-// token and another developer's posts change nothing. The server's clock is moved, never
+// the app page shows the overlap and can end it early; the operator console offers the same.
+// Forged overlaps, posts without the CSRF token and another developer's posts change nothing. The server's clock is moved, never
 // waited for.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { signRequest } from '../../src/client/index.ts';
+import { consolePlugin } from '../../src/web/console/index.ts';
 import { formatTime } from '../../src/web/format.ts';
 import { TestClock } from '../conformance/support/world.ts';
 import { PASSWORD, assertEveryDocumentProtected, needsChromium, signIn } from './support.ts';
@@ -19,7 +20,7 @@ describe('Rotating a secret with an overlap, in a real browser', { skip: needsCh
   let world: BrowserWorld;
   const clock = new TestClock();
   before(async () => {
-    world = await startBrowserWorld({ now: clock.now });
+    world = await startBrowserWorld({ app: { console: consolePlugin }, now: clock.now });
     await world.server.provider.owners.create('erin', PASSWORD);
     await world.server.provider.owners.create('frank', PASSWORD);
   });
@@ -178,6 +179,47 @@ describe('Rotating a secret with an overlap, in a real browser', { skip: needsCh
     assert.equal((await world.server.provider.clients.get(app.key)).secret, fresh);
     assert.equal((await world.server.provider.clients.overlaps(app.key)).length, 1);
     assert.equal((await signedCall(app.key, app.secret)).status, 200);
+  });
+
+  it('rotates with an overlap in the operator console, shows it on the client page, and ends it', async () => {
+    const { provider } = world.server;
+    const app = await provider.clients.register({ name: 'Console Printer' });
+    const operator = (await provider.admin.tokens.add('ops-oncall', 'operator')).token;
+    const { page } = await world.context({ width: 1200 });
+    await page.goto(`${world.server.url}/admin/console/clients/${app.key}`);
+    await page.getByLabel('Admin token').fill(operator);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Console Printer' }).waitFor();
+
+    await page.getByRole('link', { name: 'Rotate secret' }).click();
+    const none = page.getByLabel('No overlap: the current secret stops working now');
+    assert.equal(await none.isChecked(), true, 'no overlap is the default');
+    await page.getByLabel('1 hour').check();
+    await page.getByRole('button', { name: 'Rotate the secret' }).click();
+    const until = formatTime(clock.now() + HOUR);
+    await page.getByText(`The previous secret is still accepted until ${until}.`).waitFor();
+    const fresh = (await page.locator('#secret').textContent())!.trim();
+    assert.equal((await signedCall(app.key, app.secret)).status, 200);
+    assert.equal((await signedCall(app.key, fresh)).status, 200);
+
+    await page.getByRole('link', { name: 'Back to Console Printer' }).click();
+    await page.getByText(`Previous secret valid until ${until}`).waitFor();
+    await page.getByRole('link', { name: 'End the overlap now' }).click();
+    await page.getByRole('button', { name: 'End the overlap' }).click();
+    await page.getByText('The overlap ended: the previous secret and key are refused.').waitFor();
+    assert.equal(await page.getByText('Previous secret valid until').count(), 0);
+    assert.equal((await signedCall(app.key, app.secret)).status, 401);
+    assert.equal((await signedCall(app.key, fresh)).status, 200);
+
+    const confirm = `${world.server.url}/admin/console/clients/${app.key}/confirm?action=rotate`;
+    await page.goto(confirm);
+    const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+    const rotate = `${world.server.url}/admin/console/clients/${app.key}/rotate`;
+    const forged = await page.request.post(rotate, { form: { _csrf: csrf, overlap: '99999999' } });
+    assert.equal(forged.status(), 400);
+    const withoutCsrf = await page.request.post(rotate, { form: { overlap: '3600' } });
+    assert.equal(withoutCsrf.status(), 403);
+    assert.equal((await provider.clients.get(app.key)).secret, fresh);
   });
 
   it('served every page of this suite with frame-ancestors none, X-Frame-Options DENY and a strict CSP', async () => {
