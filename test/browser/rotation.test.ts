@@ -10,8 +10,13 @@ import { signRequest } from '../../src/client/index.ts';
 import { consolePlugin } from '../../src/web/console/index.ts';
 import { formatTime } from '../../src/web/format.ts';
 import { TestClock } from '../conformance/support/world.ts';
-import { PASSWORD, assertEveryDocumentProtected, needsChromium, signIn } from './support.ts';
-import { startBrowserWorld } from './support.ts';
+import {
+  PASSWORD,
+  assertEveryDocumentProtected,
+  needsChromium,
+  signIn,
+  startBrowserWorld,
+} from './support.ts';
 import type { BrowserWorld } from './support.ts';
 
 const HOUR = 3_600_000;

@@ -1,9 +1,9 @@
 /**
  * The developer portal: a signed-in owner registers apps, sees each app's client key, sees
  * the secret once (at registration and at each rotation), edits what an app registered (name,
- * website, description, callbacks, methods, public key) and deletes apps. Rotating and deleting
- * each ask for a confirmation first (a page with the form that posts). An app is visible only
- * to the account that registered it.
+ * website, description, callbacks, methods, public key) and deletes apps. Rotating (with its
+ * overlap, developer-secret.ts) and deleting each ask for a confirmation first (a page with the
+ * form that posts). An app is visible only to the account that registered it.
  */
 import { appUsage } from '../usage-chart.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
