@@ -15,16 +15,23 @@ export const OVERLAP_CHOICES = [
   { value: '604800', label: '7 days' },
 ] as const;
 
-/** The body of a rotation's form: `overlap`, one of the choices (absent: no overlap). */
-export const rotationBody = {
-  type: 'object',
-  properties: {
-    overlap: {
-      type: 'string',
-      enum: OVERLAP_CHOICES.map((choice) => choice.value),
-      description: 'Seconds the current secret stays valid beside the new one; 0 by default.',
+/**
+ * The schema parts of a rotation's form (spread into the route's schema): a form body whose
+ * `overlap` is one of the choices (absent: no overlap).
+ */
+export const rotationForm = {
+  // For /openapi.json: the form is posted form-encoded, not as JSON.
+  consumes: ['application/x-www-form-urlencoded'],
+  body: {
+    type: 'object',
+    properties: {
+      overlap: {
+        type: 'string',
+        enum: OVERLAP_CHOICES.map((choice) => choice.value),
+        description: 'Seconds the current secret stays valid beside the new one; 0 by default.',
+      },
+      _csrf: { type: 'string' },
     },
-    _csrf: { type: 'string' },
   },
 } as const;
 

@@ -14,7 +14,7 @@ import {
   OVERLAP_CHOICES,
   overlapSecondsOf,
   previousSecretUntil,
-  rotationBody,
+  rotationForm,
   runningOverlaps,
 } from '../overlap-choice.ts';
 import { appUsage } from '../usage-chart.ts';
@@ -160,7 +160,7 @@ function clientActionRoutes(fastify: FastifyInstance, web: ConsoleContext): void
   const rotate = consoleRoute('rotate a client’s secret', actions.rotate.action, ['key']);
   fastify.post(
     `${CONSOLE}/clients/:key/rotate`,
-    { ...rotate, schema: { ...rotate.schema, body: rotationBody } },
+    { ...rotate, schema: { ...rotate.schema, ...rotationForm } },
     async (request, reply) => {
       const key = keyOf(request.params);
       const overlapSeconds = overlapSecondsOf(request.body);

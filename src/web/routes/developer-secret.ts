@@ -11,7 +11,7 @@ import {
   OVERLAP_CHOICES,
   overlapSecondsOf,
   previousSecretUntil,
-  rotationBody,
+  rotationForm,
 } from '../overlap-choice.ts';
 import { csrfRefused, html, page, seeOther } from '../../http/route-schemas.ts';
 import type { DeveloperPages } from './developer.ts';
@@ -43,7 +43,7 @@ const schemas = {
         description: 'Form fields `overlap` (seconds: 0, 3600, 86400 or 604800) and `_csrf`.',
       },
     ),
-    body: rotationBody,
+    ...rotationForm,
   },
   endOverlaps: page(
     'End the overlap of a rotation now',
