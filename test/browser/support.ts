@@ -118,9 +118,13 @@ export interface BrowserWorld {
 }
 
 export async function startBrowserWorld(
-  options: { readonly app?: Omit<BuildOptions, 'provider' | 'pages'> } = {},
+  options: {
+    readonly app?: Omit<BuildOptions, 'provider' | 'pages'>;
+    /** The server's clock (a TestClock's `now`), for tests that move time instead of waiting. */
+    readonly now?: () => number;
+  } = {},
 ): Promise<BrowserWorld> {
-  const server = await startServer({ app: { ...options.app, pages: webPlugin } });
+  const server = await startServer({ app: { ...options.app, pages: webPlugin }, now: options.now });
   const callback = await startCallbackServer();
   const browser = await launchChromium();
   const documents: Response[] = [];

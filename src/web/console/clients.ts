@@ -1,14 +1,22 @@
 /**
  * The console's clients: the list with search, status and pages; one client's page (its
  * settings, tokens, usage and recent refusals); and the actions, each behind a confirmation
- * page: disable, enable, rotate the secret, revoke a token. The actions go through the same
- * provider operations as the admin API, so they land in the audit trail alike.
+ * page: disable, enable, rotate the secret (with a choice of overlap), end a rotation's overlap,
+ * revoke a token. The actions go through the same provider operations as the admin API, so they
+ * land in the audit trail alike.
  */
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError, type AdminAction, type Provider } from '../../provider/index.ts';
 import { tokenStatus } from '../../provider/index.ts';
 import { field } from '../form.ts';
 import { formatTime } from '../format.ts';
+import {
+  OVERLAP_CHOICES,
+  overlapSecondsOf,
+  previousSecretUntil,
+  rotationForm,
+  runningOverlaps,
+} from '../overlap-choice.ts';
 import { appUsage } from '../usage-chart.ts';
 import { CONSOLE, consoleRoute, type ConsoleContext } from './context.ts';
 
@@ -24,6 +32,8 @@ const actions = {
   disable: { action: 'clients.disable', verb: 'Disable', danger: true },
   enable: { action: 'clients.enable', verb: 'Enable', danger: false },
   rotate: { action: 'clients.rotate', verb: 'Rotate the secret of', danger: true },
+  // Ending an overlap undoes part of a rotation, so it takes the role that may rotate.
+  'end-overlap': { action: 'clients.rotate', verb: 'End the overlap of', danger: true },
   revoke: { action: 'tokens.revoke', verb: 'Revoke a token of', danger: true },
   delete: { action: 'clients.delete', verb: 'Delete', danger: true },
 } as const satisfies Record<string, { action: AdminAction; verb: string; danger: boolean }>;
@@ -52,7 +62,13 @@ async function clientPage(provider: Provider, key: string) {
     .filter((event) => /denied|refused|rejected|throttled/.test(event.event))
     .slice(0, RECENT_REFUSALS)
     .map((event) => ({ at: formatTime(event.at), event: event.event, detail: event.detail }));
-  return { client, tokens, refusals, usage: await appUsage(provider, key) };
+  return {
+    client,
+    tokens,
+    refusals,
+    overlaps: await runningOverlaps(provider, key),
+    usage: await appUsage(provider, key),
+  };
 }
 
 export function clientRoutes(fastify: FastifyInstance, web: ConsoleContext): void {
@@ -116,6 +132,7 @@ export function clientRoutes(fastify: FastifyInstance, web: ConsoleContext): voi
         verb: chosen.verb,
         danger: chosen.danger,
         token,
+        overlaps: OVERLAP_CHOICES,
         path: clientPath(key),
       });
     },
@@ -140,17 +157,31 @@ function clientActionRoutes(fastify: FastifyInstance, web: ConsoleContext): void
     );
   }
 
+  const rotate = consoleRoute('rotate a client’s secret', actions.rotate.action, ['key']);
   fastify.post(
     `${CONSOLE}/clients/:key/rotate`,
-    consoleRoute('rotate a client’s secret', actions.rotate.action, ['key']),
+    { ...rotate, schema: { ...rotate.schema, ...rotationForm } },
     async (request, reply) => {
       const key = keyOf(request.params);
-      const client = await provider.clients.rotateSecret(key);
+      const overlapSeconds = overlapSecondsOf(request.body);
+      const client = await provider.clients.rotateSecret(key, { overlapSeconds });
       return render(request, reply, 'secret', {
         title: 'New secret',
         client,
+        previousUntil: overlapSeconds > 0 ? await previousSecretUntil(provider, key) : null,
         path: clientPath(key),
       });
+    },
+  );
+
+  fastify.post(
+    `${CONSOLE}/clients/:key/end-overlap`,
+    consoleRoute('end the overlap of a client’s rotation', actions['end-overlap'].action, ['key']),
+    async (request, reply) => {
+      const key = keyOf(request.params);
+      await provider.clients.get(key); // an unknown client: 404, as for the other actions
+      await provider.clients.endOverlaps(key);
+      return reply.redirect(`${clientPath(key)}?done=overlap-ended`, 303);
     },
   );
 

@@ -1,9 +1,9 @@
 /**
  * The developer portal: a signed-in owner registers apps, sees each app's client key, sees
  * the secret once (at registration and at each rotation), edits what an app registered (name,
- * website, description, callbacks, methods, public key) and deletes apps. Rotating and deleting
- * each ask for a confirmation first (a page with the form that posts). An app is visible only
- * to the account that registered it.
+ * website, description, callbacks, methods, public key) and deletes apps. Rotating (with its
+ * overlap, developer-secret.ts) and deleting each ask for a confirmation first (a page with the
+ * form that posts). An app is visible only to the account that registered it.
  */
 import { appUsage } from '../usage-chart.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -25,6 +25,8 @@ import { notFoundProblem } from '../error-page.ts';
 import { field } from '../form.ts';
 import { formatTime, safeLink } from '../format.ts';
 import { signedInOrRedirect } from '../guard.ts';
+import { runningOverlaps } from '../overlap-choice.ts';
+import { secretRoutes } from './developer-secret.ts';
 import { csrfRefused, formAgain, html, page, seeOther } from '../../http/route-schemas.ts';
 
 const key = { key: { type: 'string', description: "The app's client key." } };
@@ -69,21 +71,6 @@ const schemas = {
       422: formAgain,
     },
     { params: key, description: appFields },
-  ),
-  secretForm: page(
-    'Rotate the client secret: confirm',
-    { 200: html('The confirmation.'), 303: signInFirst, 404: notYours },
-    { params: key },
-  ),
-  secret: page(
-    'New client secret',
-    {
-      200: html('The new secret, shown once; the old one stops working.'),
-      303: signInFirst,
-      403: csrfRefused,
-      404: notYours,
-    },
-    { params: key },
   ),
   deleteForm: page(
     'Delete an app: confirm',
@@ -163,6 +150,7 @@ function developerPages(web: WebContext) {
     reply: FastifyReply,
     client: Client,
     created: boolean,
+    previousUntil: string | null = null,
   ) {
     return render(
       request,
@@ -173,6 +161,7 @@ function developerPages(web: WebContext) {
         client,
         keyType: keyTypeOf(client, registry),
         created,
+        previousUntil,
         endpoints: endpoints(request),
       },
       created ? 201 : 200,
@@ -207,7 +196,7 @@ function developerPages(web: WebContext) {
   return { registry, methods, ownApp, endpoints, formPage, secretPage, editPage };
 }
 
-type DeveloperPages = ReturnType<typeof developerPages>;
+export type DeveloperPages = ReturnType<typeof developerPages>;
 
 /** The developer's apps: the list, the registration form, a registration. */
 function appListRoutes(fastify: FastifyInstance, web: WebContext, pages: DeveloperPages): void {
@@ -266,6 +255,8 @@ function appRoutes(fastify: FastifyInstance, web: WebContext, pages: DeveloperPa
       methods: client.signatureMethods.length === 0 ? methods : client.signatureMethods,
       serverScopes: Object.keys(provider.policy.scopes),
       updated: field(request.query, 'updated') === '1',
+      overlapEnded: field(request.query, 'overlap') === 'ended',
+      overlaps: await runningOverlaps(provider, client.key),
       usage: await appUsage(provider, client.key),
     });
   });
@@ -294,44 +285,12 @@ function appRoutes(fastify: FastifyInstance, web: WebContext, pages: DeveloperPa
   );
 }
 
-/** An app's secret rotated, or the app deleted, each after a confirmation page. */
-function secretAndDeleteRoutes(
-  fastify: FastifyInstance,
-  web: WebContext,
-  pages: DeveloperPages,
-): void {
+/** An app deleted, after a confirmation page. */
+function deleteRoutes(fastify: FastifyInstance, web: WebContext, pages: DeveloperPages): void {
   const { options, render } = web;
   const { provider } = options;
-  const { registry, ownApp, secretPage } = pages;
+  const { ownApp } = pages;
   const csrf = { preHandler: fastify.csrfProtection };
-
-  // A confirmation first, as for Delete: the current secret stops working at once.
-  fastify.get(
-    '/developer/apps/:key/secret',
-    { schema: schemas.secretForm },
-    async (request, reply) => {
-      const client = await ownApp(request, reply);
-      if (client === undefined) return reply;
-      return render(request, reply, 'developer-rotate', {
-        title:
-          client.secret === ''
-            ? `Create a secret for ${client.name}?`
-            : `Rotate the secret of ${client.name}?`,
-        client,
-        keyType: keyTypeOf(client, registry),
-      });
-    },
-  );
-
-  fastify.post(
-    '/developer/apps/:key/secret',
-    { ...csrf, schema: schemas.secret },
-    async (request, reply) => {
-      const client = await ownApp(request, reply);
-      if (client === undefined) return reply;
-      return secretPage(request, reply, await provider.clients.rotateSecret(client.key), false);
-    },
-  );
 
   fastify.get(
     '/developer/apps/:key/delete',
@@ -362,5 +321,6 @@ export async function developerRoutes(fastify: FastifyInstance, web: WebContext)
   const pages = developerPages(web);
   appListRoutes(fastify, web, pages);
   appRoutes(fastify, web, pages);
-  secretAndDeleteRoutes(fastify, web, pages);
+  secretRoutes(fastify, web, pages);
+  deleteRoutes(fastify, web, pages);
 }
