@@ -239,6 +239,8 @@ describe('Admin API under attack', () => {
       '/admin/webhooks',
       `/admin/webhooks/${hook}/deliveries`,
       '/admin/webhook-deliveries',
+      `/admin/clients/${key}/usage`,
+      `/admin/clients/${key}/overlaps`,
     ];
     await fc.assert(
       fc.asyncProperty(
@@ -255,6 +257,7 @@ describe('Admin API under attack', () => {
             'status',
             'source',
             'webhook',
+            'days',
             'x',
           ),
           fc.string(),

@@ -144,6 +144,12 @@ describe('the CLI from anywhere (SQLite)', () => {
     const unknown = await space.run(['clients', 'usage', 'no-such-client', ...remote]);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /404/);
+    for (const days of ['0', '91', '999', '-1', 'x']) {
+      const answer = await fetch(`${world.url}/admin/clients/${first!.key}/usage?days=${days}`, {
+        headers: { authorization: `Bearer ${world.tokens.auditor}` },
+      });
+      assert.equal(answer.status, 400, days);
+    }
   });
 
   it('takes the server and token from LATCHKEY_SERVER and LATCHKEY_ADMIN_API_TOKEN', async () => {

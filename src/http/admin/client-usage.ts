@@ -4,7 +4,12 @@
  * requests, failures by oauth_problem, distinct owners, last use.
  */
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_USAGE_DAYS, USAGE_RETENTION_DAYS, type Provider } from '../../provider/index.ts';
+import {
+  DEFAULT_USAGE_DAYS,
+  InputError,
+  USAGE_RETENTION_DAYS,
+  type Provider,
+} from '../../provider/index.ts';
 import { actionConfig, json, operation, problems } from './route-parts.ts';
 
 const usageSchema = {
@@ -49,7 +54,13 @@ export function registerClientUsage(
           params,
           querystring: {
             type: 'object',
-            properties: { days: { type: 'integer', minimum: 1, maximum: USAGE_RETENTION_DAYS } },
+            properties: {
+              days: {
+                type: 'string',
+                pattern: '^[0-9]{1,3}$',
+                description: `Days, today last: 1 to ${USAGE_RETENTION_DAYS} (default ${DEFAULT_USAGE_DAYS}).`,
+              },
+            },
             additionalProperties: false,
           },
           response: { 200: json('Its days.', usageSchema), ...problems(400, 404) },
@@ -58,9 +69,13 @@ export function registerClientUsage(
     },
     async (request, reply) => {
       const { key } = request.params as { key: string };
-      const { days } = request.query as { days?: number };
+      const asked = (request.query as { days?: string }).days;
+      const days = asked === undefined ? DEFAULT_USAGE_DAYS : Number(asked);
+      if (days < 1 || days > USAGE_RETENTION_DAYS) {
+        throw new InputError('days', `days is a whole number from 1 to ${USAGE_RETENTION_DAYS}.`);
+      }
       await provider.clients.get(key);
-      const used = await provider.usage.days(key, days ?? DEFAULT_USAGE_DAYS);
+      const used = await provider.usage.days(key, days);
       return reply.header('cache-control', 'no-store').send({
         client: key,
         days: used.map((day) => ({
