@@ -41,11 +41,18 @@ export function overlapSecondsOf(body: unknown): number {
   return value === '' ? 0 : Number(value);
 }
 
-/** The client's overlaps still running, for a page: what stays valid, and until when. */
+/**
+ * The client's overlaps still running, for a page: what stays valid, until when, and when it
+ * last signed an accepted request (whether anything still uses it).
+ */
 export async function runningOverlaps(provider: Provider, key: string) {
   return (await provider.clients.overlaps(key)).map((overlap) => ({
     what: overlap.kind === 'secret' ? 'secret' : 'public key',
     until: formatTime(overlap.until),
+    lastUsed:
+      overlap.lastUsedAt === null
+        ? 'no use recorded yet'
+        : `last used ${formatTime(overlap.lastUsedAt)}`,
   }));
 }
 

@@ -92,7 +92,13 @@ describe('Rotating a secret with an overlap, in a real browser', { skip: needsCh
     assert.equal((await signedCall(key, fresh)).status, 200);
 
     await page.getByRole('link', { name: 'Go to the app' }).click();
-    await page.getByText(`Previous secret valid until ${until}`).waitFor();
+    await page.getByText(`Previous secret valid until ${until} (no use recorded yet)`).waitFor();
+    // Once upkeep has written it, the page tells the developer the old secret is still in use.
+    await world.server.provider.maintain();
+    await page.reload();
+    await page
+      .getByText(`Previous secret valid until ${until} (last used ${formatTime(clock.now())})`)
+      .waitFor();
 
     clock.offsetMs += 24 * HOUR;
     const refused = await signedCall(key, old);
