@@ -117,6 +117,21 @@ describe('Rotation with overlap', () => {
     assertOk(await call({ key: client.key, privateKey: nextPrivate }, 'RSA-SHA1'));
   });
 
+  it('keeps no overlap for a key removed rather than replaced', async () => {
+    const provider = world.server.provider;
+    const client = await provider.clients.register({
+      name: 'Key dropped',
+      signatureMethods: ['RSA-SHA1', 'HMAC-SHA1'],
+      publicKey: RSA_PUBLIC_KEY,
+    });
+    await provider.clients.update(
+      client.key,
+      { publicKey: null, signatureMethods: ['HMAC-SHA1'] },
+      { overlapSeconds: 3600 },
+    );
+    assert.deepEqual(await provider.clients.overlaps(client.key), []);
+  });
+
   it('ends an overlap early on request', async () => {
     const provider = world.server.provider;
     const client = await provider.clients.register({ name: 'Leaked' });

@@ -113,11 +113,16 @@ async function updateClient(
   }
   const secretReplaced = changes.secret !== undefined && changes.secret !== current.secret;
   const keyReplaced = changes.publicKey !== undefined && changes.publicKey !== current.publicKey;
+  // A removed secret or key has no overlap: the method step refuses it before any signature.
   const secretUntil = secretReplaced
-    ? await rotation.keepPrevious(current, 'secret', overlapSeconds)
+    ? await rotation.keepPrevious(current, 'secret', changes.secret === '' ? 0 : overlapSeconds)
     : null;
   const keyUntil = keyReplaced
-    ? await rotation.keepPrevious(current, 'public-key', overlapSeconds)
+    ? await rotation.keepPrevious(
+        current,
+        'public-key',
+        changes.publicKey === null ? 0 : overlapSeconds,
+      )
     : null;
   const client = await store.clients.update(key, changes);
   if (client === undefined) throw new NotFoundError(`No client with key ${key}.`);
