@@ -58,6 +58,31 @@ describe('Rotation with overlap', () => {
     assert.deepEqual(await provider.clients.overlaps(client.key), []);
   });
 
+  it('reads the previous secret only for a request the current one does not verify', async () => {
+    const provider = world.server.provider;
+    const previous = world.server.store.previousCredentials;
+    const find = previous.find.bind(previous);
+    let reads = 0;
+    Object.assign(previous, {
+      find: (key: string) => {
+        reads += 1;
+        return find(key);
+      },
+    });
+    try {
+      const client = await provider.clients.register({ name: 'Hot path' });
+      const rotated = await provider.clients.rotateSecret(client.key, { overlapSeconds: 3600 });
+      for (let i = 0; i < 5; i += 1) {
+        assertOk(await call({ key: client.key, secret: rotated.secret }));
+      }
+      assert.equal(reads, 0);
+      assertOk(await call({ key: client.key, secret: client.secret }));
+      assert.equal(reads, 1);
+    } finally {
+      Object.assign(previous, { find });
+    }
+  });
+
   it('keeps no overlap by default: the old secret is refused at once, and told why', async () => {
     const provider = world.server.provider;
     const client = await provider.clients.register({ name: 'At once' });
