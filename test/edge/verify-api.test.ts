@@ -89,6 +89,27 @@ describe('POST /verify: the verdict on a described request, for a service holdin
     assert.equal(replay.www_authenticate, 'OAuth realm="Latchkey", oauth_problem="nonce_used"');
   });
 
+  it("keeps the described request's User-Agent as the token's device hint", async () => {
+    const request = signed();
+    const described = {
+      method: 'GET',
+      url: request.url,
+      authorization: request.headers['Authorization'],
+      userAgent: 'PhotoFrame/2.1 (Android 14)',
+    };
+    const answer = JSON.parse((await post(latchkey, described, `Bearer ${VERIFY_TOKEN}`)).body);
+    assert.equal(answer.ok, true);
+    const owned = await latchkey.provider.tokens.ofOwner(latchkey.token.ownerId);
+    const mine = owned.find((token) => token.clientKey === latchkey.client.key);
+    assert.equal(mine?.deviceHint, 'PhotoFrame/2.1 (Android 14)');
+    const tooLong = await post(
+      latchkey,
+      { ...described, userAgent: 'x'.repeat(1025) },
+      `Bearer ${VERIFY_TOKEN}`,
+    );
+    assert.equal(tooLong.status, 400);
+  });
+
   it('verifies a form body, a required scope, and refuses what is not a described request', async () => {
     const form = signed({
       method: 'POST',

@@ -58,6 +58,12 @@ const schema = {
           'The body as received (UTF-8 text): a form-encoded body, whose parameters are signed, or any other body, checked against oauth_body_hash when the request carries one.',
       },
       contentType: { type: 'string', maxLength: 256 },
+      userAgent: {
+        type: 'string',
+        maxLength: 1024,
+        description:
+          "The request's User-Agent: the token's device hint (owners tell their tokens apart by it) when it has none yet.",
+      },
       requireToken: {
         type: 'boolean',
         description: 'Refuse a request signed by the client alone (default false).',
@@ -117,6 +123,7 @@ interface DescribedRequest {
   readonly authorization?: string;
   readonly body?: string;
   readonly contentType?: string;
+  readonly userAgent?: string;
   readonly requireToken?: boolean;
   readonly scope?: string;
 }
@@ -172,6 +179,7 @@ export async function registerVerifyApi(
           query: parts[4] ?? '',
           authorization: described.authorization,
           contentType: described.contentType,
+          userAgent: described.userAgent,
           body: form ? described.body : undefined,
           rawBody:
             form || described.body === undefined ? undefined : Buffer.from(described.body, 'utf8'),
