@@ -336,9 +336,31 @@ describe('latchkey import: what it refuses and reports', () => {
       const exported = await space.ok(['export']);
       assert.match(
         exported,
-        /"token":"legacy-token-alice".*"lastUsedAt":"2024-05-31T00:00:00.000Z","revokedAt":"2024-06-01T00:00:00.000Z"/,
+        /"token":"legacy-token-alice".*"lastUsedAt":"2024-05-31T00:00:00.000Z","deviceHint":"Photo Printer\/3.2 \(Windows NT 10.0\)","revokedAt":"2024-06-01T00:00:00.000Z"/,
       );
       assert.match(exported, /"token":"legacy-token-bob".*"revokedAt":"2024-02-29T10:00:00.000Z"/);
+    } finally {
+      space.remove();
+    }
+  });
+
+  it('takes a device hint for a token without one, and keeps the one a token has', async () => {
+    const space = await imported();
+    try {
+      const hinted = withFile(space, 'hinted.jsonl', [
+        ...edited('tv token 1', { deviceHint: '  SmartTV/7.1\t(Tizen) ' }).filter((line) =>
+          line.includes('"tv token 1"'),
+        ),
+        ...edited('legacy-token-alice', { deviceHint: 'Someone else/1.0' }).filter((line) =>
+          line.includes('"legacy-token-alice"'),
+        ),
+      ]);
+      const result = await space.run(['import', hinted]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /token tv token 1: deviceHint updated$/m);
+      const exported = await space.ok(['export']);
+      assert.match(exported, /"token":"tv token 1".*"deviceHint":"SmartTV\/7.1 \(Tizen\)"/);
+      assert.match(exported, /"token":"legacy-token-alice".*"deviceHint":"Photo Printer\/3.2/);
     } finally {
       space.remove();
     }

@@ -103,6 +103,8 @@ export function tokenRecordOf(
     issuedAt: iso(token.issuedAt),
     expiresAt: isoOrNull(token.expiresAt),
     lastUsedAt: isoOrNull(token.lastUsedAt),
+    // The User-Agent of its first verified request: how its owner tells it from the others.
+    deviceHint: token.deviceHint,
     revokedAt: isoOrNull(token.revokedAt),
     // The handle's hash renews the token: it travels with the secrets.
     ...(includeSecrets ? { sessionHandleHash: token.sessionHandleHash } : {}),

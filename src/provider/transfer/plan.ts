@@ -227,8 +227,7 @@ export function planToken(
         issuedAt: record.issuedAt ?? now,
         expiresAt: record.expiresAt ?? null,
         lastUsedAt: record.lastUsedAt ?? null,
-        // Not carried by the import format: written by the token's first verified request.
-        deviceHint: null,
+        deviceHint: record.deviceHint ?? null,
         revokedAt: record.revokedAt ?? null,
         sessionHandleHash: record.sessionHandleHash ?? null,
         sessionExpiresAt: record.sessionExpiresAt ?? null,
@@ -247,6 +246,8 @@ export function planToken(
   // Forward only: a revocation stays (the earlier one counts), the last use is the later.
   const revokedAt = stored.revokedAt ?? record.revokedAt ?? null;
   const lastUsedAt = later(stored.lastUsedAt, record.lastUsedAt);
+  // The first device seen stays, as when requests record it.
+  const deviceHint = stored.deviceHint ?? record.deviceHint ?? null;
   if (changed.length > 0 && !update) return { outcome: 'conflict', detail: changed.join(', ') };
   const row: TokenCredential = {
     token: record.token,
@@ -257,7 +258,7 @@ export function planToken(
     issuedAt: changed.length > 0 ? (record.issuedAt ?? stored.issuedAt) : stored.issuedAt,
     expiresAt: record.expiresAt === undefined ? stored.expiresAt : record.expiresAt,
     lastUsedAt,
-    deviceHint: stored.deviceHint,
+    deviceHint,
     revokedAt,
     sessionHandleHash:
       record.sessionHandleHash === undefined ? stored.sessionHandleHash : record.sessionHandleHash,
@@ -268,6 +269,7 @@ export function planToken(
     ...changed,
     ...(revokedAt !== stored.revokedAt ? ['revokedAt'] : []),
     ...(lastUsedAt !== stored.lastUsedAt ? ['lastUsedAt'] : []),
+    ...(deviceHint !== stored.deviceHint ? ['deviceHint'] : []),
   ];
   if (moved.length === 0) return { outcome: 'unchanged' };
   return { outcome: 'updated', row, detail: moved.join(', ') };

@@ -25,6 +25,7 @@ export { parseTime } from './record-fields.ts';
 import type { Policy } from '../policy.ts';
 import type { RememberConsent } from '../../store/types.ts';
 import { checkRequestedScope, checkScopeCeiling } from '../scope.ts';
+import { deviceHintOf } from '../flow/device-hint.ts';
 
 /**
  * A resource owner as a record names it: a local account by its username, or an owner from an
@@ -111,6 +112,8 @@ export interface TokenRecord {
   readonly issuedAt: number | undefined;
   readonly expiresAt: number | null | undefined;
   readonly lastUsedAt: number | null | undefined;
+  /** The User-Agent of its first verified request (cleaned as when it was recorded), or null. */
+  readonly deviceHint: string | null | undefined;
   readonly revokedAt: number | null | undefined;
   /** Session extension: SHA-256 (hex) of the session handle; null for a token without one. */
   readonly sessionHandleHash: string | null | undefined;
@@ -162,6 +165,7 @@ const TOKEN_FIELDS = new Set([
   'issuedAt',
   'expiresAt',
   'lastUsedAt',
+  'deviceHint',
   'revokedAt',
   'sessionHandleHash',
   'sessionExpiresAt',
@@ -322,10 +326,17 @@ function parseToken(record: Fields, policy: Policy): TokenRecord {
     issuedAt: time(record, 'issuedAt'),
     expiresAt: nullableTime(record, 'expiresAt'),
     lastUsedAt: nullableTime(record, 'lastUsedAt'),
+    deviceHint: deviceHintField(record),
     revokedAt: nullableTime(record, 'revokedAt'),
     sessionHandleHash,
     sessionExpiresAt: nullableTime(record, 'sessionExpiresAt'),
   };
+}
+
+/** `deviceHint`: cleaned and cut as a recorded one is (flow/device-hint.ts); '' is none. */
+function deviceHintField(record: Fields): string | null | undefined {
+  const value = nullableText(record, 'deviceHint');
+  return typeof value === 'string' ? (deviceHintOf(value) ?? null) : value;
 }
 
 /** One record from its parsed JSON; throws InputError naming the field at fault. */

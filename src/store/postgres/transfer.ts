@@ -54,7 +54,8 @@ function insertStatements(clients: string, tokens: string) {
     SELECT ${tokenColumns.map((column) => `r.${column}`).join(', ')}
     FROM json_to_recordset($1::json) AS r (token text, secret text, client_key text,
       owner_id text, scope text, issued_at bigint, expires_at bigint, last_used_at bigint,
-      revoked_at bigint, session_handle_hash text, session_expires_at bigint, secret_key_id text)
+      revoked_at bigint, session_handle_hash text, session_expires_at bigint, secret_key_id text,
+      device_hint text)
     ${replace ? upsert(tokenColumns) : ''}`;
   return {
     createClients: clientsSql(false),

@@ -51,6 +51,7 @@ export const tokenColumns = [
   'revoked_at',
   'session_handle_hash',
   'session_expires_at',
+  'device_hint',
 ] as const;
 
 /** A new temporary credential's columns (its state is 'issued'). */
@@ -94,7 +95,8 @@ export function sealedClientRow(client: Client, sealer: Sealer, spell: Spelling)
 
 /** A token credential's row; a new one is neither used nor revoked yet, nor in a session. */
 export function sealedTokenRow(
-  token: NewTokenCredential & Partial<Pick<TokenCredential, 'lastUsedAt' | 'revokedAt'>>,
+  token: NewTokenCredential &
+    Partial<Pick<TokenCredential, 'lastUsedAt' | 'revokedAt' | 'deviceHint'>>,
   sealer: Sealer,
 ): TokenRow {
   const secret = sealer.seal(token.secret, sealedIn.tokenCredential(token.token));
@@ -111,6 +113,7 @@ export function sealedTokenRow(
     revoked_at: token.revokedAt ?? null,
     session_handle_hash: token.sessionHandleHash ?? null,
     session_expires_at: token.sessionExpiresAt ?? null,
+    device_hint: token.deviceHint ?? null,
   };
 }
 

@@ -58,6 +58,7 @@ export function describeTransfer(store: () => Store): void {
           sessionExpiresAt: now + 90 * minute,
         }),
         token(given.key, owner.id, { revokedAt: now + 2 * minute, expiresAt: now + 60 * minute }),
+        token(given.key, owner.id, { deviceHint: 'PhotoFrame/2.1 (Android 14)' }),
       ];
       await store().transfer.writeBatch({ clients: [given.key], tokens: [] }, () => ({
         writes: { ...none, createClients: [given], createTokens: tokens },
