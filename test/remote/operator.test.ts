@@ -80,7 +80,7 @@ describe('the webhook, key and provisioning commands from anywhere (SQLite)', ()
     assert.match(refused.stderr, /^latchkey: \S+: 403 Forbidden: .+\n$/);
   });
 
-  it('adds, disables, enables and removes a webhook through the API', async () => {
+  it('adds, disables, enables, changes and removes a webhook through the API', async () => {
     const added = await space.ok([
       'webhooks',
       'add',
@@ -95,6 +95,15 @@ describe('the webhook, key and provisioning commands from anywhere (SQLite)', ()
     assert.match(await space.ok(['webhooks', 'list']), new RegExp(`${id}.*disabled`));
     await space.ok(['webhooks', 'enable', id, ...remote]);
     assert.match(await space.ok(['webhooks', 'list']), new RegExp(`${id}.*enabled`));
+    const events = ['webhooks', 'update', id, '--events', 'grant.created,grant.revoked'];
+    assert.match(
+      await space.ok([...events, ...remote]),
+      /now receives: grant\.created,grant\.revoked/,
+    );
+    assert.match(
+      await space.ok(['webhooks', 'list']),
+      new RegExp(`${id}.*grant\\.created,grant\\.revoked`),
+    );
     await space.ok(['webhooks', 'remove', id, ...remote]);
     assert.equal((await space.ok(['webhooks', 'list'])).includes(id), false);
   });

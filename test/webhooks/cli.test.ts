@@ -77,6 +77,29 @@ describe('latchkey webhooks', () => {
     assert.equal(status.includes(secret), false);
   });
 
+  it('changes the events a hook receives, audited; refuses an unknown event or hook', async () => {
+    const changed = await ws.ok([
+      'webhooks',
+      'update',
+      id,
+      '--events',
+      'client.created,client.disabled,client.secret_rotated',
+    ]);
+    assert.match(
+      changed,
+      /now receives: client\.created,client\.disabled,client\.secret_rotated\.$/m,
+    );
+    assert.match(await ws.ok(['webhooks', 'list']), /client\.secret_rotated\s+enabled/);
+    assert.match(await ws.ok(['audit', '--json']), new RegExp(`webhook\\.updated[\\s\\S]*${id}`));
+    const unknown = await ws.run(['webhooks', 'update', id, '--events', 'no.such_event']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no\.such_event/);
+    const missing = await ws.run(['webhooks', 'update', 'wh_none', '--events', '*']);
+    assert.equal(missing.code, 1);
+    // Back to what the tests after this one expect.
+    await ws.ok(['webhooks', 'update', id, '--events', 'client.created,client.disabled']);
+  });
+
   it('delivers what a CLI command changed through `serve`; a drained serve gives its delivery back', async () => {
     receiver.mode = 'hold';
     let server = await serve(ws);

@@ -18,6 +18,8 @@ export interface WebhooksSource {
   remove(id: string): Promise<void>;
   enable(id: string): Promise<void>;
   disable(id: string): Promise<void>;
+  /** The events a hook receives, replaced. */
+  setEvents(id: string, events: string[]): Promise<WebhookSummary>;
   /** Newest first; at most `limit` (100 by default). */
   deliveries(filter: {
     webhookId?: string | undefined;
@@ -46,6 +48,7 @@ function localWebhooks(command: Command): WebhooksSource {
     remove: (id) => run((w) => w.remove(id)),
     enable: (id) => run((w) => w.enable(id)),
     disable: (id) => run(async (w) => void (await w.update(id, { disabled: true }))),
+    setEvents: (id, events) => run((w) => w.update(id, { events })),
     deliveries: (filter) =>
       run((w) =>
         w.deliveries({ webhookId: filter.webhookId, limit: filter.limit ?? DEFAULT_DELIVERIES }),
@@ -113,6 +116,9 @@ function remoteWebhooks(api: AdminApi): WebhooksSource {
     disable: async (id) => {
       await api.call('POST', path(id, '/disable'));
     },
+    // The admin API asks for If-Match on a change; `*` as the CLI changes what it is told.
+    setEvents: async (id, events) =>
+      hookOf(await api.call<HookJson>('PATCH', path(id), { body: { events }, ifMatch: '*' })),
     async deliveries(filter) {
       // Pages of the log until the limit is reached; an unknown hook has none, as locally.
       let left = filter.limit ?? DEFAULT_DELIVERIES;

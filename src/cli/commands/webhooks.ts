@@ -104,6 +104,21 @@ export function registerWebhooks(program: Command): void {
       print(`Disabled webhook ${id}.`);
     });
 
+  store(webhooks.command('update'))
+    .description('change the events a webhook receives (the list is replaced)')
+    .argument('<id>', 'the webhook id (wh_…)')
+    .requiredOption('--events <names>', 'comma-separated event types, or * for all')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      '\nExample:\n  latchkey webhooks update wh_… --events grant.created,grant.revoked',
+    )
+    .action(async (id: string, options: { events: string; json?: boolean }, command: Command) => {
+      const hook = await webhooksSource(command).setEvents(id, options.events.split(','));
+      if (options.json === true) return printJson(hookView(hook));
+      print(`Webhook ${hook.id} now receives: ${hook.events.join(',')}.`);
+    });
+
   registerDeliveries(webhooks, store);
 }
 
