@@ -2,8 +2,9 @@
 // PostgreSQL schema and one Redis prefix (this run's own, removed afterwards). A flow begun on
 // one completes on the other; a nonce used on one is refused on the other; a token revoked on
 // one (or with the CLI) is refused on the other, told through the invalidation channel (the
-// caches outlive the test, so nothing else can refuse it); kill -9 of one loses nothing
-// the other needs.
+// caches outlive the test, so nothing else can refuse it); both secrets of a rotation with
+// overlap work on both until the overlap is ended; kill -9 of one loses nothing the other
+// needs.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { TestContext } from 'node:test';
@@ -214,6 +215,42 @@ describe('several instances sharing PostgreSQL and Redis', { skip }, () => {
     const again = await first.fetch(resigned.url, { method: 'POST', headers: resigned.headers });
     const problem = new URLSearchParams(await again.text()).get('oauth_problem');
     assert.deepEqual([again.status, problem], [401, 'token_revoked']);
+  });
+
+  it('accepts both secrets of a rotation with overlap on every instance, and only the new one once it is ended', async () => {
+    const registered = await provider.clients.register({ name: 'Rolling fleet' });
+    const old = { key: registered.key, secret: registered.secret };
+    const status = async (instance: Instance, signer: ClientCredentials) =>
+      (await createSigningFetch({ client: signer, fetch: instance.fetch })(`${PUBLIC}/api/me`))
+        .status;
+    for (const instance of [first, second]) assert.equal(await status(instance, old), 200);
+    const rotated = await deployment.cli([
+      'clients',
+      'rotate',
+      old.key,
+      '--overlap',
+      '1h',
+      '--json',
+    ]);
+    assert.equal(rotated.code, 0, rotated.stderr);
+    const fresh = {
+      key: old.key,
+      secret: (JSON.parse(rotated.stdout) as { secret: string }).secret,
+    };
+    for (const instance of [first, second]) {
+      // The new secret once the channel has dropped the cached client; the old one all along.
+      const start = performance.now();
+      while ((await status(instance, fresh)) !== 200) {
+        if (performance.now() - start > HANG_MS) throw new Error('The new secret never worked.');
+      }
+      assert.equal(await status(instance, old), 200);
+    }
+    const ended = await deployment.cli(['clients', 'end-overlap', old.key]);
+    assert.equal(ended.code, 0, ended.stderr);
+    for (const instance of [first, second]) {
+      assert.equal(await status(instance, old), 401);
+      assert.equal(await status(instance, fresh), 200);
+    }
   });
 
   it('lets exactly one of two renewals (session extension) sent to two instances at once win', async () => {
