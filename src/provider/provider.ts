@@ -28,6 +28,7 @@ import { createAuditTrail, type AuditTrail } from './audit.ts';
 import { createProviderEvents, type ProviderEvents } from './events.ts';
 import { createAdminDesk, type AdminDesk } from './admin/admin-desk.ts';
 import { createAdminTokens } from './admin/admin-tokens.ts';
+import { createConsoleSessions, type ConsoleSessions } from './admin/console-sessions.ts';
 import type { SealingKeySource } from './admin/sealing-keys.ts';
 import { createWebhookDesk, type WebhookDesk } from './webhooks/webhooks.ts';
 import { createSignInThrottle } from './accounts/sign-in-throttle.ts';
@@ -121,8 +122,11 @@ export interface Provider {
   readonly consents: ConsentBook;
   /** Signed-in browsers of the pages. */
   readonly sessions: SessionBook;
-  /** The admin API: its tokens and roles, listings and bulk revocation (docs/admin.md). */
-  readonly admin: AdminDesk;
+  /**
+   * The admin API: its tokens and roles, listings and bulk revocation (docs/admin.md); the
+   * operator console's sign-ins, shared by every instance through the store.
+   */
+  readonly admin: AdminDesk & { readonly consoleSessions: ConsoleSessions };
   /** Sign-in counters per (account, address) and per address (`policy.signIn`). */
   readonly signIns: SignInThrottle;
   /** Sign-ins handed to an OpenID Connect provider or a login app (docs/identity.md). */
@@ -191,6 +195,7 @@ export function createProvider(options: ProviderOptions): Provider {
   const resourceDeps = { ...deps, rateLimits: createRateLimits(store.rateCounters, policy, now) };
   const usage = createUsageMeter(store.usage);
   const clients = createClientRegistry(store, policy, events, now);
+  const adminTokens = createAdminTokens(store, now, events);
   const upkeep = createUpkeep({
     store,
     policy,
@@ -224,14 +229,17 @@ export function createProvider(options: ProviderOptions): Provider {
       events.emit('consent.forgotten', { ownerId, clientKey }),
     ),
     sessions: createSessionBook(store, now, events),
-    admin: createAdminDesk({
-      store,
-      now,
-      events,
-      tokens,
-      adminTokens: createAdminTokens(store, now, events),
-      sealingKeys: options.sealingKeys,
-    }),
+    admin: {
+      ...createAdminDesk({
+        store,
+        now,
+        events,
+        tokens,
+        adminTokens,
+        sealingKeys: options.sealingKeys,
+      }),
+      consoleSessions: createConsoleSessions(adminTokens, store.consoleSessions, events, now),
+    },
     signIns: createSignInThrottle(store, now, policy.signIn, events),
     logins: createLoginDesk({ store, now, owners, events, deny: authorization.deny }),
     webhooks,

@@ -1,9 +1,9 @@
 /**
  * The provider's upkeep, off the request path: last-use times of tokens written in batches
  * (with each token's device hint, in the same write), the ends of rotation overlaps recorded,
- * and expired rows purged (nonces, temporary credentials, sessions, login challenges, previous
- * client credentials, the audit trail and the webhook delivery log past their retention),
- * periodically and on close.
+ * and expired rows purged (nonces, temporary credentials, sessions, login challenges, console
+ * sessions, previous client credentials, the audit trail and the webhook delivery log past
+ * their retention), periodically and on close.
  */
 import type { ProviderEvents } from './events.ts';
 import type { Store } from '../store/types.ts';
@@ -84,6 +84,7 @@ export function createUpkeep(options: UpkeepOptions): Upkeep {
     await store.temporaryCredentials.purgeExpired(at);
     await store.sessions.purgeExpired(at);
     await store.loginChallenges.purgeExpired(at);
+    await store.consoleSessions.purgeExpired(at);
     await options.endOverlaps(at);
     await store.audit.purgeBefore(at - policy.auditRetentionDays * 86_400_000);
     // The delivery log is kept as long as the audit trail.

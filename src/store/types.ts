@@ -14,6 +14,7 @@ export type { AttemptStore } from './contract/attempts.ts';
 export type { AuditActor, AuditEvent, AuditStore, NewAuditEvent } from './contract/audit.ts';
 export type { ClientStore } from './contract/clients.ts';
 export type { ConsentStore } from './contract/consents.ts';
+export type { ConsoleSessionRecord, ConsoleSessionStore } from './contract/console-sessions.ts';
 export type { LoginChallengeStore } from './contract/login-challenges.ts';
 export type { NonceStore } from './contract/nonces.ts';
 export type { OwnerStore } from './contract/owners.ts';

@@ -8,6 +8,7 @@ import { describeClients, describeOwners } from './contract/clients-owners.ts';
 import { type MakeStore, useStore } from './contract/fixtures.ts';
 import { describeExchange } from './contract/exchange.ts';
 import { describeLoginChallenges } from './contract/login-challenges.ts';
+import { describeConsoleSessions } from './contract/console-sessions.ts';
 import { describeNonces } from './contract/nonces.ts';
 import { describePreviousCredentials } from './contract/previous-credentials.ts';
 import { describeAttempts, describeSessions } from './contract/sessions-attempts.ts';
@@ -25,6 +26,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
 
     describeClients(store);
     describePreviousCredentials(store);
+    describeConsoleSessions(store);
     describeOwners(store);
     describeTemporaryCredentials(store);
     describeExchange(store);

@@ -138,6 +138,17 @@ export function createAdminTokens(store: Store, now: () => number, events: Event
     },
 
     /**
+     * The identity of the token with public id `id` while it is valid (not revoked, not
+     * expired), else undefined: a console session checks its token again on every request.
+     */
+    async identityOf(id: string): Promise<AdminIdentity | undefined> {
+      const found = await store.adminTokens.find(id);
+      if (found === undefined) return undefined;
+      if (found.expiresAt !== null && found.expiresAt <= now()) return undefined;
+      return { name: found.name, role: found.role };
+    },
+
+    /**
      * The caller behind `Authorization: Bearer …` from `address`, or AdminRefusal: 401 for no
      * token, a malformed, unknown, expired or wrong one; 429 while the address is over its
      * limit of wrong tokens.
@@ -163,3 +174,8 @@ export function createAdminTokens(store: Store, now: () => number, events: Event
 }
 
 export type AdminTokens = ReturnType<typeof createAdminTokens>;
+
+/** The public id of a token as pasted (`lka_<id>_<secret>`), or undefined when malformed. */
+export function adminTokenIdOf(token: string): string | undefined {
+  return TOKEN.exec(token)?.[1];
+}

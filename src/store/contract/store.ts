@@ -10,6 +10,7 @@ import type { RateCounterStore } from './rate-counters.ts';
 import type { SealedSecretStore } from './sealed-secrets.ts';
 import type { SessionStore } from './sessions.ts';
 import type { ConsentStore } from './consents.ts';
+import type { ConsoleSessionStore } from './console-sessions.ts';
 import type { UsageStore } from '../usage.ts';
 import type { TemporaryCredentialStore } from './temporary-credentials.ts';
 import type { TokenCredentialStore } from './token-credentials.ts';
@@ -35,6 +36,8 @@ export interface Store {
   readonly audit: AuditStore;
   readonly webhooks: WebhookStore;
   readonly adminTokens: AdminTokenStore;
+  /** The operator console's sign-ins (console-sessions.ts). */
+  readonly consoleSessions: ConsoleSessionStore;
   /** A client's use per day (usage.ts). */
   readonly usage: UsageStore;
   /**

@@ -32,6 +32,7 @@ import { postgresRunner } from './runner.ts';
 import { sqlAdminTokens } from '../sql/admin-tokens.ts';
 import { sqlAudit } from '../sql/audit.ts';
 import { sqlConsents } from '../sql/consents.ts';
+import { sqlConsoleSessions } from '../sql/console-sessions.ts';
 import { sqlPreviousCredentials } from '../sql/previous-credentials.ts';
 import { sqlLoginChallenges } from '../sql/login-challenges.ts';
 import { sqlOwners } from '../sql/owners.ts';
@@ -143,6 +144,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     audit: sqlAudit(sql, read),
     webhooks: postgresWebhooks(db, sql, sealer),
     adminTokens: sqlAdminTokens(sql, read),
+    consoleSessions: sqlConsoleSessions(sql, read),
     usage: postgresUsage(db, sql),
     async ping() {
       if (db.closed) return false;

@@ -1,7 +1,7 @@
 /**
  * The later migration steps (migrations.ts takes them in this order, after its own): webhooks,
- * admin tokens, remembered consents, usage, device hints, scope ceilings and the previous
- * credentials of a rotation with overlap. The rules for adding one are in migrations.ts.
+ * admin tokens, remembered consents, usage, device hints, scope ceilings, the previous
+ * credentials of a rotation with overlap and the console's sessions. The rules for adding one are in migrations.ts.
  */
 import { alike, type MigrationStep } from './migration-step.ts';
 
@@ -144,6 +144,23 @@ export const policySteps: readonly MigrationStep[] = [
   );
   CREATE INDEX client_previous_credentials_client ON client_previous_credentials (client_key);
   CREATE INDEX client_previous_credentials_until ON client_previous_credentials (until);
+  `,
+    ),
+  },
+  // The operator console's sign-ins, shared by every instance behind a load balancer: the
+  // SHA-256 of the browser's session value and the admin token's public id (never the token);
+  // a revoked token takes its sessions with it.
+  {
+    name: 'console sessions',
+    ...alike(
+      (t) => `
+  CREATE TABLE console_sessions (
+    id TEXT PRIMARY KEY,
+    token_id TEXT NOT NULL REFERENCES admin_tokens (id) ON DELETE CASCADE,
+    expires_at ${t.int64} NOT NULL
+  )${t.keyed};
+  CREATE INDEX console_sessions_expiry ON console_sessions (expires_at);
+  CREATE INDEX console_sessions_token ON console_sessions (token_id);
   `,
     ),
   },

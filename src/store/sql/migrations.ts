@@ -4,7 +4,7 @@
  * src/store/postgres/migrations.ts) applies the steps that have its form, in this order, and
  * records its own version: the number of its forms applied. A step one dialect does not need
  * has `null` there (SQLite's nonce log rebuilds), so the two versions differ (SQLite is at
- * 18 where PostgreSQL is at 16) and every database keeps the version it was written with.
+ * 19 where PostgreSQL is at 17) and every database keeps the version it was written with.
  *
  * Adding a migration: append ONE step at the end of the list (`policySteps` in
  * migrations-policy.ts, the later half), with a `name` saying

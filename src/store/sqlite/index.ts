@@ -29,6 +29,7 @@ import { sqliteRunner } from './runner.ts';
 import { sqlAdminTokens } from '../sql/admin-tokens.ts';
 import { sqlAudit } from '../sql/audit.ts';
 import { sqlConsents } from '../sql/consents.ts';
+import { sqlConsoleSessions } from '../sql/console-sessions.ts';
 import { sqlPreviousCredentials } from '../sql/previous-credentials.ts';
 import { sqlLoginChallenges } from '../sql/login-challenges.ts';
 import { sqlOwners } from '../sql/owners.ts';
@@ -170,6 +171,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     audit: sqlAudit(sql, read),
     webhooks: sqliteWebhooks(db, sql, transaction, sealer),
     adminTokens: sqlAdminTokens(sql, read),
+    consoleSessions: sqlConsoleSessions(sql, read),
     usage: sqliteUsage(db, sql, transaction),
     async ping() {
       try {

@@ -18,7 +18,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleContext as AppConsoleContext } from '../../http/app.ts';
 import { cookieName } from '../../http/cookie-names.ts';
 import { pageSecurityHeaders } from '../../http/page-security.ts';
-import { createConsoleSessions } from '../../provider/admin/console-sessions.ts';
 import { auditRoutes } from './audit.ts';
 import { clientRoutes } from './clients.ts';
 import {
@@ -71,7 +70,7 @@ export async function consolePlugin(
 
   const web: ConsoleContext = {
     provider,
-    sessions: createConsoleSessions(provider.admin.tokens, provider.events, provider.now),
+    sessions: provider.admin.consoleSessions,
     render: createConsoleRenderer(),
   };
   const sessionCookie = cookieName('console', secureCookies);
@@ -83,7 +82,7 @@ export async function consolePlugin(
     request.consoleSession = null;
     const value = request.cookies[sessionCookie];
     if (value !== undefined && value.length <= 100) {
-      request.consoleSession = (await web.sessions.resume(value, request.ip)) ?? null;
+      request.consoleSession = (await web.sessions.resume(value)) ?? null;
     }
     const { action } = request.routeOptions.config as ConsoleRouteConfig;
     if (action === undefined) return; // the sign-in pages and unknown paths

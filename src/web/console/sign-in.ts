@@ -49,7 +49,7 @@ export function signInRoutes(
       try {
         const { cookie } = await sessions.start(field(request.body, 'token'), request.ip);
         const old = cookies.read(request);
-        if (old !== undefined) sessions.end(old);
+        if (old !== undefined) await sessions.end(old);
         cookies.set(reply, cookie);
         return reply.redirect(next, 303);
       } catch (error) {
@@ -70,7 +70,7 @@ export function signInRoutes(
     consoleRoute('sign out', undefined),
     async (request, reply) => {
       const value = cookies.read(request);
-      if (value !== undefined) sessions.end(value);
+      if (value !== undefined) await sessions.end(value);
       cookies.clear(reply);
       return reply.redirect(`${CONSOLE}/signin`, 303);
     },
