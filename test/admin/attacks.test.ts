@@ -223,6 +223,7 @@ describe('Admin API under attack', () => {
             headers: { 'if-match': '*' },
           });
           assert.ok(answer.status < 500, `${method} ${path} ${answer.status} ${answer.text}`);
+          assert.equal(answer.headers.get('cache-control'), 'no-store', `${method} ${path}`);
           if (answer.status >= 400) {
             assert.match(answer.headers.get('content-type') ?? '', PROBLEM);
           }
@@ -267,6 +268,7 @@ describe('Admin API under attack', () => {
             as: 'auditor',
           });
           assert.ok(answer.status < 500, `${path} ${answer.status} ${answer.text}`);
+          assert.equal(answer.headers.get('cache-control'), 'no-store', path);
         },
       ),
       { numRuns: 150 },

@@ -96,7 +96,7 @@ function registerAuditList(scope: FastifyInstance, provider: Provider): void {
         ownerId,
         limit,
       });
-      return reply.header('cache-control', 'no-store').send({ items: events.map(eventView) });
+      return reply.send({ items: events.map(eventView) });
     },
   );
 

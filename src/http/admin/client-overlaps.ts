@@ -66,7 +66,7 @@ export function registerClientOverlaps(
     async (request, reply) => {
       const { key } = request.params as { key: string };
       await clients.get(key);
-      return reply.header('cache-control', 'no-store').send(await answer(key));
+      return reply.send(await answer(key));
     },
   );
 
@@ -90,7 +90,7 @@ export function registerClientOverlaps(
       const { key } = request.params as { key: string };
       await clients.get(key);
       await clients.endOverlaps(key);
-      return reply.header('cache-control', 'no-store').send(await answer(key));
+      return reply.send(await answer(key));
     },
   );
 }

@@ -76,7 +76,7 @@ export function registerClientUsage(
       }
       await provider.clients.get(key);
       const used = await provider.usage.days(key, days);
-      return reply.header('cache-control', 'no-store').send({
+      return reply.send({
         client: key,
         days: used.map((day) => ({
           ...day,

@@ -143,9 +143,7 @@ function registerClientListAndAdd(scope: FastifyInstance, provider: Provider): v
         developerId: query.developer,
         search: query.q,
       });
-      return reply
-        .header('cache-control', 'no-store')
-        .send({ items: page.items.map(clientView), next: page.next ?? null });
+      return reply.send({ items: page.items.map(clientView), next: page.next ?? null });
     },
   );
 
@@ -182,7 +180,6 @@ function registerClientListAndAdd(scope: FastifyInstance, provider: Provider): v
         .code(201)
         .header('etag', etagOf(view))
         .header('location', `/admin/clients/${encodeURIComponent(client.key)}`)
-        .header('cache-control', 'no-store')
         .send({ ...view, secret: client.secret });
     },
   );
@@ -280,10 +277,7 @@ function registerClientActions(scope: FastifyInstance, provider: Provider): void
         checkIfMatch(request, clientView(await clients.get(key)), false);
         const { client, shownOnce } = await act(key, request.body);
         const view = clientView(client);
-        return reply
-          .header('etag', etagOf(view))
-          .header('cache-control', 'no-store')
-          .send({ ...view, ...shownOnce });
+        return reply.header('etag', etagOf(view)).send({ ...view, ...shownOnce });
       },
     );
 
@@ -335,7 +329,7 @@ function registerClientActions(scope: FastifyInstance, provider: Provider): void
       const { key } = request.params as { key: string };
       checkIfMatch(request, clientView(await clients.get(key)), false);
       await clients.remove(key);
-      return reply.code(204).header('cache-control', 'no-store').send();
+      return reply.code(204).send();
     },
   );
 }

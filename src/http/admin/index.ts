@@ -61,6 +61,11 @@ export async function registerAdminApi(app: FastifyInstance, provider: Provider)
       completeProblems(route);
     });
     scope.setErrorHandler(adminErrorHandler);
+    // Every answer names clients, owners or tokens, some a secret shown once: none is cached.
+    scope.addHook('onRequest', function noStore(_request, reply, done) {
+      reply.header('cache-control', 'no-store');
+      done();
+    });
     guardAdminApi(scope, provider);
     scope.addHook('preValidation', refuseUnknownFields);
     registerAdminClients(scope, provider);

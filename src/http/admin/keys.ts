@@ -59,8 +59,7 @@ export function registerAdminKeys(scope: FastifyInstance, provider: Provider): v
         { response: { 200: json('The keys.', reportSchema()), ...problems() } },
       ),
     },
-    async (_request, reply) =>
-      reply.header('cache-control', 'no-store').send(reportView(await keys.report())),
+    async (_request, reply) => reply.send(reportView(await keys.report())),
   );
 
   scope.post(
@@ -81,7 +80,7 @@ export function registerAdminKeys(scope: FastifyInstance, provider: Provider): v
     async (_request, reply) => {
       const resealed = await keys.reseal();
       const view = reportView(await keys.report());
-      return reply.header('cache-control', 'no-store').send({ resealed, ...view });
+      return reply.send({ resealed, ...view });
     },
   );
 
@@ -105,7 +104,7 @@ export function registerAdminKeys(scope: FastifyInstance, provider: Provider): v
     },
     async (_request, reply) => {
       const rotated = await keys.rotate();
-      return reply.header('cache-control', 'no-store').send({
+      return reply.send({
         ...reportView(rotated.report),
         previous: rotated.previous,
         resealed: rotated.resealed,

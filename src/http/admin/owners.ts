@@ -55,9 +55,7 @@ export function registerAdminOwners(scope: FastifyInstance, provider: Provider):
         source: query.source,
         search: query.q,
       });
-      return reply
-        .header('cache-control', 'no-store')
-        .send({ items: page.items.map(ownerView), next: page.next ?? null });
+      return reply.send({ items: page.items.map(ownerView), next: page.next ?? null });
     },
   );
 
@@ -94,7 +92,7 @@ export function registerAdminOwners(scope: FastifyInstance, provider: Provider):
       const owner = await provider.admin.owner(id);
       checkIfMatch(request, ownerView(owner), false);
       await provider.owners.remove(owner.id);
-      return reply.code(204).header('cache-control', 'no-store').send();
+      return reply.code(204).send();
     },
   );
 }

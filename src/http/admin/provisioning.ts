@@ -7,15 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Provider } from '../../provider/index.ts';
-import {
-  etagHeader,
-  etagOf,
-  json,
-  noStore,
-  operation,
-  pathParams,
-  problems,
-} from './route-parts.ts';
+import { etagHeader, etagOf, json, operation, pathParams, problems } from './route-parts.ts';
 import { ownerSchema, ownerView, tokenSchema, tokenView } from './views.ts';
 
 const password = { type: 'string', minLength: 1, maxLength: 1000 } as const;
@@ -60,7 +52,6 @@ function registerOwnerProvisioning(scope: FastifyInstance, provider: Provider): 
       const view = ownerView(await provider.owners.create(body.username, body.password));
       return reply
         .code(201)
-        .headers(noStore)
         .header('etag', etagOf(view))
         .header('location', `/admin/owners/${encodeURIComponent(view.id)}`)
         .send(view);
@@ -95,7 +86,7 @@ function registerOwnerProvisioning(scope: FastifyInstance, provider: Provider): 
       const { password: chosen } = request.body as { password: string };
       // Only a local account has a username and a password (owners.ts).
       await provider.owners.setPassword(owner.username ?? '', chosen);
-      return reply.code(204).headers(noStore).send();
+      return reply.code(204).send();
     },
   );
 }
@@ -149,7 +140,6 @@ function registerTokenIssue(scope: FastifyInstance, provider: Provider): void {
       });
       return reply
         .code(201)
-        .headers(noStore)
         .header('location', `/admin/tokens/${encodeURIComponent(issued.token)}`)
         .send({ ...tokenView(issued, provider.now()), secret: issued.secret });
     },

@@ -18,9 +18,6 @@ export const ADMIN_API = [{ adminApiToken: [] }];
 /** A route's options naming the role action it needs (guard.ts checks it before the handler). */
 export const actionConfig = (action: AdminRouteConfig['action']) => ({ config: { action } });
 
-/** An answer holding a secret shown once: no cache keeps it. */
-export const noStore = { 'cache-control': 'no-store' };
-
 const refusalText: Record<number, string> = {
   400: 'The input is not acceptable; `field` names it.',
   401: 'No admin token, or an unknown, expired or revoked one; `WWW-Authenticate: Bearer`.',
@@ -143,11 +140,7 @@ export function checkIfMatch(request: FastifyRequest, view: object, required: bo
   }
 }
 
-/** Sends `view` with its ETag, not to be cached by anyone else. */
+/** Sends `view` with its ETag (the admin scope marks every answer `no-store`, index.ts). */
 export function sendWithEtag(reply: FastifyReply, view: object, status = 200) {
-  return reply
-    .code(status)
-    .header('etag', etagOf(view))
-    .header('cache-control', 'no-store')
-    .send(view);
+  return reply.code(status).header('etag', etagOf(view)).send(view);
 }

@@ -43,7 +43,7 @@ function registerHealth(scope: FastifyInstance, provider: Provider): void {
     },
     async (_request, reply) => {
       if (!(await provider.ping())) throw new StoreUnavailableError('The store does not answer.');
-      return reply.header('cache-control', 'no-store').send({ status: 'ok', version });
+      return reply.send({ status: 'ok', version });
     },
   );
 }
@@ -70,9 +70,7 @@ function registerWhoami(scope: FastifyInstance): void {
     },
     async (request, reply) => {
       const admin = adminOf(request);
-      return reply
-        .header('cache-control', 'no-store')
-        .send({ name: admin.name, role: admin.role, actions: actionsOf(admin.role) });
+      return reply.send({ name: admin.name, role: admin.role, actions: actionsOf(admin.role) });
     },
   );
 }

@@ -62,9 +62,10 @@ function registerTokenReads(scope: FastifyInstance, provider: Provider): void {
         status: query.status,
       });
       const at = provider.now();
-      return reply
-        .header('cache-control', 'no-store')
-        .send({ items: page.items.map((t) => tokenView(t, at)), next: page.next ?? null });
+      return reply.send({
+        items: page.items.map((t) => tokenView(t, at)),
+        next: page.next ?? null,
+      });
     },
   );
 
@@ -80,7 +81,7 @@ function registerTokenReads(scope: FastifyInstance, provider: Provider): void {
     async (request, reply) => {
       const { token } = request.params as { token: string };
       const found = await admin.tokenCredential(token);
-      return reply.header('cache-control', 'no-store').send(tokenView(found, provider.now()));
+      return reply.send(tokenView(found, provider.now()));
     },
   );
 }
@@ -103,7 +104,7 @@ function registerTokenRevocation(scope: FastifyInstance, provider: Provider): vo
     async (request, reply) => {
       const { token } = request.params as { token: string };
       const revoked = await provider.tokens.revoke(token);
-      return reply.header('cache-control', 'no-store').send({ revoked: revoked ? 1 : 0 });
+      return reply.send({ revoked: revoked ? 1 : 0 });
     },
   );
 
@@ -131,7 +132,7 @@ function registerTokenRevocation(scope: FastifyInstance, provider: Provider): vo
     async (request, reply) => {
       const body = request.body as { client?: string; owner?: string };
       const revoked = await admin.revokeTokens({ clientKey: body.client, ownerId: body.owner });
-      return reply.header('cache-control', 'no-store').send({ revoked });
+      return reply.send({ revoked });
     },
   );
 }
@@ -168,9 +169,7 @@ function registerGrants(scope: FastifyInstance, provider: Provider): void {
         ...(query.client === undefined ? {} : { clientKey: query.client }),
         ...(query.owner === undefined ? {} : { ownerId: query.owner }),
       });
-      return reply
-        .header('cache-control', 'no-store')
-        .send({ items: page.items.map(grantView), next: page.next ?? null });
+      return reply.send({ items: page.items.map(grantView), next: page.next ?? null });
     },
   );
 
@@ -198,7 +197,7 @@ function registerGrants(scope: FastifyInstance, provider: Provider): void {
     async (request, reply) => {
       const body = request.body as { client: string; owner: string };
       const revoked = await provider.tokens.revokeGrant(body.owner, body.client);
-      return reply.header('cache-control', 'no-store').send({ revoked });
+      return reply.send({ revoked });
     },
   );
 }

@@ -25,7 +25,6 @@ import {
   problems,
   sendWithEtag,
   actionConfig,
-  noStore,
 } from './route-parts.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -147,9 +146,7 @@ function registerListAndAdd(scope: FastifyInstance, provider: Provider): void {
     },
     async (request, reply) => {
       const page = await webhooks.listPage(pageRequestOf(request.query as { limit?: string }));
-      return reply
-        .headers(noStore)
-        .send({ items: page.items.map(webhookView), next: page.next ?? null });
+      return reply.send({ items: page.items.map(webhookView), next: page.next ?? null });
     },
   );
 
@@ -183,7 +180,6 @@ function registerListAndAdd(scope: FastifyInstance, provider: Provider): void {
       const view = webhookView(hook);
       return reply
         .code(201)
-        .headers(noStore)
         .header('etag', etagOf(view))
         .header('location', `/admin/webhooks/${encodeURIComponent(hook.id)}`)
         .send({ ...view, secret });
@@ -296,7 +292,7 @@ function registerActions(scope: FastifyInstance, provider: Provider): void {
       const { id } = request.params as { id: string };
       checkIfMatch(request, await current(id), false);
       await webhooks.remove(id);
-      return reply.code(204).headers(noStore).send();
+      return reply.code(204).send();
     },
   );
 }
@@ -310,9 +306,7 @@ function registerDeliveries(scope: FastifyInstance, provider: Provider): void {
     webhookId: string | undefined,
   ) => {
     const page = await webhooks.deliveryPage({ ...pageRequestOf(query), webhookId });
-    return reply
-      .headers(noStore)
-      .send({ items: page.items.map(deliveryView), next: page.next ?? null });
+    return reply.send({ items: page.items.map(deliveryView), next: page.next ?? null });
   };
 
   scope.get(
