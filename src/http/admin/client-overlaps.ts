@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Provider } from '../../provider/index.ts';
 import { actionConfig, json, operation, problems } from './route-parts.ts';
+import { iso, isoOrNull } from './views.ts';
 
 const time = { type: 'string', format: 'date-time' } as const;
 
@@ -40,13 +41,12 @@ export function registerClientOverlaps(
   params: object,
 ): void {
   const { clients } = provider;
-  const iso = (at: number) => new Date(at).toISOString();
   const answer = async (key: string) => ({
     overlaps: (await clients.overlaps(key)).map((overlap) => ({
       credential: overlap.kind,
       replacedAt: iso(overlap.replacedAt),
       until: iso(overlap.until),
-      lastUsedAt: overlap.lastUsedAt === null ? null : iso(overlap.lastUsedAt),
+      lastUsedAt: isoOrNull(overlap.lastUsedAt),
     })),
   });
 

@@ -11,6 +11,7 @@ import {
   type Provider,
 } from '../../provider/index.ts';
 import { actionConfig, json, operation, problems } from './route-parts.ts';
+import { isoOrNull } from './views.ts';
 
 const usageSchema = {
   type: 'object',
@@ -80,7 +81,7 @@ export function registerClientUsage(
         client: key,
         days: used.map((day) => ({
           ...day,
-          lastUsedAt: day.lastUsedAt === null ? null : new Date(day.lastUsedAt).toISOString(),
+          lastUsedAt: isoOrNull(day.lastUsedAt),
         })),
       });
     },

@@ -6,8 +6,9 @@
 import type { AuditEvent, Client, Grant, Owner, TokenCredential } from '../../provider/index.ts';
 import { describeDevice, tokenStatus } from '../../provider/index.ts';
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+/** A time as the admin API writes it: ISO 8601, UTC. */
+export const iso = (ms: number) => new Date(ms).toISOString();
+export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 export function clientView(client: Client) {
   return {

@@ -26,9 +26,7 @@ import {
   sendWithEtag,
   actionConfig,
 } from './route-parts.ts';
-
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+import { iso, isoOrNull } from './views.ts';
 
 export function webhookView(hook: WebhookSummary) {
   return {
