@@ -101,6 +101,7 @@ describe('Admin API under attack', () => {
       '/admin/tokens',
       `/admin/webhooks/${hook}`,
       `/admin/clients/${key}/rotate-secret`,
+      `/admin/clients/${key}/end-overlaps`,
     ]) {
       const method = path.endsWith(hook) ? 'PATCH' : 'POST';
       const big = await call(world, method, path, {

@@ -133,6 +133,17 @@ export function describeAdminRotation(
       assert.equal(ended.status, 200, ended.text);
       assert.deepEqual(ended.body.overlaps, []);
       assert.equal((await me(client.key, { secret: client.secret })).status, 401);
+      // Replayed: the same answer, and the trail records one cut.
+      const again = await call(world, 'POST', path, { as: 'operator' });
+      assert.equal(again.status, 200);
+      assert.deepEqual(again.body.overlaps, []);
+      const trail = await call(world, 'GET', `/admin/audit?client=${client.key}`, {
+        as: 'auditor',
+      });
+      const cuts = (trail.body.items as { event: string }[]).filter(
+        (e) => e.event === 'client.overlap-cut',
+      );
+      assert.equal(cuts.length, 1);
     });
 
     it('refuses a forged overlap with 400 and changes nothing', async () => {
